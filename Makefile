@@ -1,0 +1,129 @@
+# pmprof: GNU Makefile.
+#
+#   make            build build/pmprof (and the ./pmprof link)
+#   make check      build and run every test; ends with "N passed, N failed"
+#   make demo       install missing packages (as root), build, record, report
+#   make bench      throughput and overhead benchmarks against perf
+#   make fuzz       run the libFuzzer targets for longer (FUZZ_SECONDS)
+#   make install    PREFIX=/usr/local DESTDIR=
+#
+# Object lists come from the tree: every lib/<layer>/*.c goes into
+# libpmprof.a, every src/*.c into the pmprof binary, every
+# tests/unit/test-*.c becomes one cmocka program. Adding a file needs no
+# edit here.
+
+VERSION  := 0.1.0
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+BUILD    ?= build
+CC       ?= cc
+SAN      ?=
+PKGS     := libelf libdw libzstd jansson
+TEST_PKGS := cmocka
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+TEST_CFLAGS := $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
+TEST_LIBS   := $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
+
+OPT      ?= -O2
+CFLAGS   ?= $(OPT) -g
+WARNINGS := -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
+ALL_CFLAGS := -std=gnu11 $(WARNINGS) -Iinclude -Ilib -D_GNU_SOURCE \
+              -DPMPROF_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(CFLAGS)
+ifneq ($(SAN),)
+ALL_CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS    += -fsanitize=$(SAN)
+endif
+LIBS     := $(PKG_LIBS) -lm
+
+LIB_SRCS  := $(sort $(wildcard lib/*/*.c))
+CLI_SRCS  := $(sort $(wildcard src/*.c))
+UNIT_SRCS := $(sort $(wildcard tests/unit/test-*.c))
+KIT_SRCS  := $(sort $(wildcard tests/fixture/*.c))
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz-*.c))
+BENCH_SRCS := $(sort $(wildcard bench/*.c))
+
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+KIT_OBJS  := $(KIT_SRCS:%.c=$(BUILD)/%.o)
+UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
+BENCH_BINS := $(BENCH_SRCS:%.c=$(BUILD)/%)
+LIBPMPROF := $(BUILD)/libpmprof.a
+PMPROF    := $(BUILD)/pmprof
+
+.PHONY: all check check-unit check-cli demo bench fuzz install clean deps \
+        accuracy tests programs
+all: $(PMPROF) programs
+	@ln -sf $(PMPROF) pmprof
+
+programs: $(BENCH_BINS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIBPMPROF): $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(PMPROF): $(CLI_OBJS) $(LIBPMPROF)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIBPMPROF) $(LIBS)
+
+# The CLI without main(), so tests can call command internals.
+$(BUILD)/libpmprof-cli.a: $(filter-out $(BUILD)/src/main.o,$(CLI_OBJS))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/tests/unit/%: tests/unit/%.c $(KIT_OBJS) $(LIBPMPROF)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -Itests -o $@ $< $(KIT_OBJS) \
+	    $(LIBPMPROF) $(LIBS) $(TEST_LIBS) $(LDFLAGS)
+
+$(BUILD)/tests/fixture/%.o: tests/fixture/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -Itests -MMD -MP -c -o $@ $<
+
+# Bench programs are workloads: keep them plain and unoptimised away.
+$(BUILD)/bench/%: bench/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -g -fno-omit-frame-pointer -Wall -Wextra -Werror \
+	    $(CFLAGS_BENCH) -o $@ $< -lm -lpthread
+
+tests: $(UNIT_BINS) $(PMPROF) $(BENCH_BINS)
+
+check: tests
+	@ln -sf $(PMPROF) pmprof
+	@BUILD=$(BUILD) tests/run.sh
+
+check-unit: $(UNIT_BINS)
+	@BUILD=$(BUILD) tests/run.sh --unit-only
+
+deps:
+	scripts/deps.sh
+
+demo:
+	scripts/deps.sh --runtime
+	$(MAKE) all
+	scripts/demo.sh
+
+bench: all
+	BUILD=$(BUILD) bench/run.sh
+
+accuracy: all
+	BUILD=$(BUILD) scripts/accuracy.sh > docs/accuracy.md
+
+FUZZ_SECONDS ?= 300
+fuzz:
+	BUILD=build-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(PMPROF) $(DESTDIR)$(PREFIX)/bin/pmprof
+	for m in docs/*.1; do [ -e "$$m" ] && install -m 644 $$m \
+	    $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
+
+clean:
+	rm -rf build build-* pmprof
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(KIT_OBJS:.o=.d)

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf_event_attr, decoded into host order. Every size is accepted: the
+ * fields a size does not reach read as zero, fields past the largest size
+ * pmprof knows (144, the proposed hf_sample) are ignored on read.
+ */
+#ifndef PMPROF_ATTR_H
+#define PMPROF_ATTR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmprof/abi.h"
+#include "pmprof/error.h"
+
+struct pm_attr {
+	uint32_t type;
+	uint32_t size;		/* as written; 0 in old files means 64 */
+	uint64_t config;
+	uint64_t sample_period;	/* or sample_freq when PM_ATTR_FREQ is set */
+	uint64_t sample_type;
+	uint64_t read_format;
+	uint64_t flags;		/* bit i = enum pm_attr_flag_bits i */
+	uint32_t wakeup_events;	/* or wakeup_watermark */
+	uint32_t bp_type;
+	uint64_t config1;	/* bp_addr, kprobe_func, uprobe_path */
+	uint64_t config2;	/* bp_len, kprobe_addr, probe_offset */
+	uint64_t branch_sample_type;
+	uint64_t sample_regs_user;
+	uint32_t sample_stack_user;
+	int32_t clockid;
+	uint64_t sample_regs_intr;
+	uint32_t aux_watermark;
+	uint16_t sample_max_stack;
+	uint32_t aux_sample_size;
+	uint64_t sig_data;
+	uint64_t config3;
+	/* Proposed VER9 (144 bytes): the hf_sample u64. */
+	uint32_t hf_sample_period;
+	uint8_t hf_sample_rand;	/* 0-15 */
+	uint32_t hf_sample_reserved; /* bits 36-63, kept to round-trip */
+};
+
+static inline bool pm_attr__flag(const struct pm_attr *a, unsigned int bit)
+{
+	return (a->flags >> bit) & 1;
+}
+
+static inline void pm_attr__set_flag(struct pm_attr *a, unsigned int bit, bool on)
+{
+	if (on)
+		a->flags |= 1ULL << bit;
+	else
+		a->flags &= ~(1ULL << bit);
+}
+
+static inline unsigned int pm_attr__precise_ip(const struct pm_attr *a)
+{
+	return (a->flags >> PM_ATTR_PRECISE_IP) & 3;
+}
+
+static inline void pm_attr__set_precise_ip(struct pm_attr *a, unsigned int v)
+{
+	a->flags &= ~(3ULL << PM_ATTR_PRECISE_IP);
+	a->flags |= (uint64_t)(v & 3) << PM_ATTR_PRECISE_IP;
+}
+
+/* Name of flag bit `bit` as perf spells it ("exclude_kernel"), or NULL. */
+const char *pm_attr_flag_name(unsigned int bit);
+
+/*
+ * Decode `len` bytes of an attr stored in the given byte order
+ * (big_endian: the writer was big endian). The attr's own size field says
+ * how many bytes are meaningful; `len` is how many are available, and
+ * decoding never reads past either.
+ */
+int pm_attr__decode(struct pm_attr *attr, const void *buf, size_t len,
+		    bool big_endian, struct pm_error *err);
+
+/*
+ * Encode into `size` bytes (any size from 64; bytes beyond 144 are zero)
+ * in the given byte order. attr->size is not consulted: the caller picks
+ * the on-disk size and the size field written is `size`.
+ */
+void pm_attr__encode(const struct pm_attr *attr, void *buf, size_t size,
+		     bool big_endian);
+
+/* The attr's effective size: 64 when size is 0. */
+static inline uint32_t pm_attr__size(const struct pm_attr *a)
+{
+	return a->size ? a->size : PM_ATTR_SIZE_VER0;
+}
+
+#endif

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Errors travel as a negative errno-style return code plus a struct
+ * pm_error the caller owns. The library never prints or exits; the CLI
+ * turns an error into "pmprof: FILE: offset N: message".
+ */
+#ifndef PMPROF_ERROR_H
+#define PMPROF_ERROR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* pmprof's own codes, beyond errno's range (as libbpf does from 4000). */
+enum {
+	PM_EFORMAT = 4001,	/* the input is not a valid perf.data */
+	PM_ETRUNC  = 4002,	/* the input ends before a structure does */
+	PM_EUNSUP  = 4003,	/* valid, but a feature pmprof does not handle */
+	PM_EUSAGE  = 4004,	/* bad option or argument */
+};
+
+struct pm_error {
+	int code;		/* negative: -errno or -PM_E* */
+	bool has_offset;	/* offset names the byte where it went wrong */
+	uint64_t offset;
+	char msg[384];
+};
+
+/* Fill err (if not NULL) and return -abs(code): `return pm_error__fmt(...)`. */
+int pm_error__fmt(struct pm_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int pm_error__at(struct pm_error *err, int code, uint64_t offset,
+		 const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void pm_error__clear(struct pm_error *err);
+
+/* Text for a code (errno's strerror for errno codes). */
+const char *pm_strerror(int code);
+
+#endif

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* One function per command, each in its own cmd-<name>.c. */
+#ifndef PMPROF_BUILTIN_H
+#define PMPROF_BUILTIN_H
+
+int cmd_info(int argc, const char **argv);
+int cmd_dump(int argc, const char **argv);
+int cmd_help(int argc, const char **argv);
+
+#endif

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmprof: per-function and per-instruction hardware metrics from Linux
+ * perf samples. main() only dispatches; each command lives in cmd-*.c.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "cli.h"
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *summary;
+};
+
+static const struct cmd commands[] = {
+	{ "info", cmd_info, "show the header, features and events of a recording" },
+	{ "dump", cmd_dump, "print every record, decoded" },
+	{ "help", cmd_help, "show the manual page of a command" },
+};
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: pmprof [--version] [--help] COMMAND [ARGS]\n\n"
+		"The commands are:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "   %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nSee 'pmprof help COMMAND' for more on a command.\n");
+}
+
+int main(int argc, const char **argv)
+{
+	size_t i;
+
+	/* A closed pipe (pmprof dump | head) ends output quietly. */
+	signal(SIGPIPE, SIG_DFL);
+	if (argc < 2) {
+		usage(stderr);
+		return PM_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("pmprof version %s\n", PMPROF_VERSION);
+		return pm_cli_finish_stdout(0);
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return pm_cli_finish_stdout(0);
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return pm_cli_finish_stdout(commands[i].fn(argc - 1, argv + 1));
+	fprintf(stderr, "pmprof: '%s' is not a pmprof command. See 'pmprof --help'.\n",
+		argv[1]);
+	return PM_EXIT_USAGE;
+}

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "pmprof/util.h"
+
+static void option_name(const struct pm_option *opt, char *buf, size_t n)
+{
+	if (opt->long_name)
+		snprintf(buf, n, "--%s", opt->long_name);
+	else
+		snprintf(buf, n, "-%c", opt->short_name);
+}
+
+int pm_opt_error(const struct pm_option *opt, const char *fmt, ...)
+{
+	char name[64];
+	va_list ap;
+
+	option_name(opt, name, sizeof(name));
+	fprintf(stderr, "pmprof: option `%s' ", name + (name[1] == '-' ? 2 : 1));
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+static bool takes_arg(const struct pm_option *opt)
+{
+	switch (opt->type) {
+	case PM_OPT_BOOL:
+		return false;
+	case PM_OPT_CALLBACK:
+		return !(opt->flags & PM_OPT_NOARG);
+	default:
+		return true;
+	}
+}
+
+static int set_value(const struct pm_option *opt, const char *arg, bool unset)
+{
+	char *end;
+
+	switch (opt->type) {
+	case PM_OPT_BOOL:
+		*(bool *)opt->value = !unset;
+		return 0;
+	case PM_OPT_INT: {
+		long v;
+
+		errno = 0;
+		v = strtol(arg, &end, 0);
+		if (errno || *end || end == arg || v < -2147483647L - 1 ||
+		    v > 2147483647L)
+			return pm_opt_error(opt, "expects an integer, not '%s'", arg);
+		*(int *)opt->value = (int)v;
+		return 0;
+	}
+	case PM_OPT_U64: {
+		unsigned long long v;
+
+		errno = 0;
+		if (*arg == '-')
+			return pm_opt_error(opt, "expects a non-negative integer, not '%s'", arg);
+		v = strtoull(arg, &end, 0);
+		if (errno || *end || end == arg)
+			return pm_opt_error(opt, "expects a non-negative integer, not '%s'", arg);
+		*(uint64_t *)opt->value = v;
+		return 0;
+	}
+	case PM_OPT_DOUBLE: {
+		double v;
+
+		errno = 0;
+		v = strtod(arg, &end);
+		if (errno || *end || end == arg)
+			return pm_opt_error(opt, "expects a number, not '%s'", arg);
+		*(double *)opt->value = v;
+		return 0;
+	}
+	case PM_OPT_STRING:
+		*(const char **)opt->value = arg;
+		return 0;
+	case PM_OPT_STRING_LIST: {
+		struct pm_opt_list *l = opt->value;
+
+		l->items = pm_reallocarray(l->items, (size_t)l->nr + 1,
+					   sizeof(*l->items));
+		l->items[l->nr++] = arg;
+		return 0;
+	}
+	case PM_OPT_CALLBACK:
+		return opt->cb(opt, unset ? NULL : arg);
+	default:
+		return -1;
+	}
+}
+
+static const struct pm_option *find_long(const struct pm_option *opts,
+					 const char *name, size_t len,
+					 bool *unset)
+{
+	const struct pm_option *o;
+
+	*unset = false;
+	for (o = opts; o->type != PM_OPT_END; o++)
+		if (o->long_name && strlen(o->long_name) == len &&
+		    !strncmp(o->long_name, name, len))
+			return o;
+	if (len > 3 && !strncmp(name, "no-", 3)) {
+		for (o = opts; o->type != PM_OPT_END; o++)
+			if (o->type == PM_OPT_BOOL && o->long_name &&
+			    strlen(o->long_name) == len - 3 &&
+			    !strncmp(o->long_name, name + 3, len - 3)) {
+				*unset = true;
+				return o;
+			}
+	}
+	return NULL;
+}
+
+static const struct pm_option *find_short(const struct pm_option *opts, char c)
+{
+	const struct pm_option *o;
+
+	for (o = opts; o->type != PM_OPT_END; o++)
+		if (o->short_name == c)
+			return o;
+	return NULL;
+}
+
+void pm_usage_with_options(FILE *out, const char *const *usage,
+			   const struct pm_option *opts)
+{
+	const struct pm_option *o;
+
+	fprintf(out, "\n usage: %s\n", *usage++);
+	while (*usage)
+		fprintf(out, "    or: %s\n", *usage++);
+	fputc('\n', out);
+	for (o = opts; o->type != PM_OPT_END; o++) {
+		char left[96];
+		int n = 0;
+
+		if (o->type == PM_OPT_GROUP) {
+			fprintf(out, "\n%s\n", o->help);
+			continue;
+		}
+		if (o->short_name)
+			n += snprintf(left + n, sizeof(left) - (size_t)n,
+				      "-%c%s", o->short_name, o->long_name ? ", " : "");
+		else
+			n += snprintf(left + n, sizeof(left) - (size_t)n, "    ");
+		if (o->long_name)
+			n += snprintf(left + n, sizeof(left) - (size_t)n,
+				      "--%s", o->long_name);
+		if (takes_arg(o) && n < (int)sizeof(left))
+			snprintf(left + n, sizeof(left) - (size_t)n, " <%s>",
+				 o->argh ? o->argh : "n");
+		if (strlen(left) > 24)
+			fprintf(out, "    %s\n%28s  %s\n", left, "", o->help);
+		else
+			fprintf(out, "    %-24s  %s\n", left, o->help);
+	}
+	fputc('\n', out);
+}
+
+static int bad_usage(const char *const *usage, const struct pm_option *opts)
+{
+	pm_usage_with_options(stderr, usage, opts);
+	return -1;
+}
+
+int pm_parse_options(int argc, const char **argv,
+		     const struct pm_option *opts, const char *const *usage,
+		     unsigned int flags)
+{
+	int i, left = 0;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (a[0] != '-' || !a[1]) {
+			if (flags & PM_PARSE_STOP_AT_NON_OPTION) {
+				while (i < argc)
+					argv[left++] = argv[i++];
+				break;
+			}
+			argv[left++] = a;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			for (i++; i < argc; i++)
+				argv[left++] = argv[i];
+			break;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			pm_usage_with_options(stdout, usage, opts);
+			return PM_PARSE_HELP;
+		}
+		if (a[1] == '-') {
+			const char *name = a + 2, *eq = strchr(name, '=');
+			size_t len = eq ? (size_t)(eq - name) : strlen(name);
+			const struct pm_option *o;
+			bool unset;
+
+			o = find_long(opts, name, len, &unset);
+			if (!o) {
+				fprintf(stderr, "pmprof: unknown option `%.*s'\n",
+					(int)len, name);
+				return bad_usage(usage, opts);
+			}
+			if (!takes_arg(o) || unset) {
+				if (eq) {
+					pm_opt_error(o, "takes no value");
+					return bad_usage(usage, opts);
+				}
+				if (set_value(o, NULL, unset))
+					return -1;
+				continue;
+			}
+			if (eq) {
+				if (set_value(o, eq + 1, false))
+					return -1;
+			} else if (o->flags & PM_OPT_OPTARG) {
+				if (set_value(o, NULL, false))
+					return -1;
+			} else if (i + 1 < argc) {
+				if (set_value(o, argv[++i], false))
+					return -1;
+			} else {
+				pm_opt_error(o, "requires a value");
+				return bad_usage(usage, opts);
+			}
+			continue;
+		}
+		/* A cluster of short options: -vT, or -ifile / -i file. */
+		for (a++; *a; a++) {
+			const struct pm_option *o = find_short(opts, *a);
+
+			if (!o) {
+				fprintf(stderr, "pmprof: unknown switch `%c'\n", *a);
+				return bad_usage(usage, opts);
+			}
+			if (!takes_arg(o)) {
+				if (set_value(o, NULL, false))
+					return -1;
+				continue;
+			}
+			if (a[1]) {
+				if (set_value(o, a + 1, false))
+					return -1;
+			} else if (i + 1 < argc) {
+				if (set_value(o, argv[++i], false))
+					return -1;
+			} else {
+				pm_opt_error(o, "requires a value");
+				return bad_usage(usage, opts);
+			}
+			break;
+		}
+	}
+	argv[left] = NULL;
+	return left;
+}

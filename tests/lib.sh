@@ -1,0 +1,52 @@
+# Shared helpers for tests/cli/*.sh: source it, then call `ok`, `not_ok`,
+# `check NAME CMD...`, `skip NAME WHY`. Each prints one line that
+# tests/run.sh counts.
+set -u
+: "${TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+: "${BUILD:=build}"
+: "${PMPROF:=$TOP/$BUILD/pmprof}"
+TMP=$(mktemp -d /tmp/pmprof-cli.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+ok() { echo "ok $*"; }
+not_ok() { echo "not ok $*"; }
+skip() { local n=$1; shift; echo "skip $n: $*"; }
+
+# check NAME CMD...: ok if CMD exits 0; shows its output otherwise.
+check() {
+	local name=$1; shift
+	local out
+	if out=$("$@" 2>&1); then
+		ok "$name"
+	else
+		not_ok "$name"
+		printf '%s\n' "$out" | tail -20 | sed 's/^/# /'
+	fi
+}
+
+# check_eq NAME EXPECTED ACTUAL
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		echo "#  expected: $2"
+		echo "#  actual:   $3"
+	fi
+}
+
+# check_files_eq NAME EXPECTED_FILE ACTUAL_FILE: ok if identical.
+check_files_eq() {
+	if cmp -s "$2" "$3"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diff -u "$2" "$3" | head -30 | sed 's/^/# /'
+	fi
+}
+
+# Can this machine record with perf? (perf installed, paranoid allows it.)
+have_perf() {
+	command -v perf >/dev/null 2>&1 &&
+		perf record -q -e cpu-clock -o "$TMP/.probe.data" true >/dev/null 2>&1
+}
