@@ -285,6 +285,20 @@ int pm_writer__add_event(struct pm_writer *w, const struct pm_event *ev,
 	return (int)w->nr_events++;
 }
 
+int pm_writer__set_event_name(struct pm_writer *w, size_t idx,
+			      const char *name, struct pm_error *err)
+{
+	if (idx >= w->nr_events)
+		return pm_error__fmt(err, PM_EUSAGE, "no event %zu", idx);
+	if (w->pipe && w->begun)
+		return pm_error__fmt(err, PM_EUSAGE,
+				     "%s: pipe mode names events before the first record",
+				     w->name);
+	free(w->events[idx].name);
+	w->events[idx].name = name ? pm_strdup(name) : NULL;
+	return 0;
+}
+
 size_t pm_writer__nr_events(const struct pm_writer *w)
 {
 	return w->nr_events;
