@@ -353,18 +353,6 @@ static int run(struct inject *in)
 			if (ret)
 				return ret;
 		}
-		/* Names from EVENT_UPDATE go into EVENT_DESC; the record
-		 * itself only means something in a pipe in its own order. */
-		if (rec.type == PM_RECORD_EVENT_UPDATE) {
-			if (pm_writer__is_pipe(in->w) && in->in_big == in->out_big) {
-				in->err_in_output = true;
-				ret = pm_writer__raw(in->w, rec.data, rec.size,
-						     &in->err);
-				if (ret)
-					return ret;
-			}
-			continue;
-		}
 		ret = put(in, &rec);
 		if (ret) {
 			if (!in->err.has_offset && !in->err_in_output) {

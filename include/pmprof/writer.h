@@ -183,7 +183,8 @@ int pm_writer__raw(struct pm_writer *w, const void *rec, size_t len,
  * in the output order: copied when the orders agree, else byte-swapped
  * field by field for the layouts the writer knows (the kernel's records
  * 1-21 but SAMPLE, which pm_writer__sample writes; FINISHED_ROUND,
- * ID_INDEX, FINISHED_INIT, THREAD_MAP, TIME_CONV). Any other type is
+ * ID_INDEX, FINISHED_INIT, THREAD_MAP, CPU_MAP, EVENT_UPDATE, TIME_CONV, STAT_CONFIG,
+ * STAT, STAT_ROUND, AUXTRACE_INFO). Any other type is
  * refused with -PM_EUNSUP rather than written wrong. The trailer layout comes from the first
  * event's sample_type (all events share the id fields).
  */

@@ -50,6 +50,12 @@ static const struct layout layouts[] = {
 	{ PM_RECORD_FINISHED_INIT,   "", false },
 	{ PM_RECORD_THREAD_MAP,      NULL, false },	/* nr x {pid, comm[16]} */
 	{ PM_RECORD_TIME_CONV,       "qqq|qqS", false },
+	{ PM_RECORD_CPU_MAP,         NULL, false },	/* by its own type */
+	{ PM_RECORD_EVENT_UPDATE,    NULL, false },	/* by its own type */
+	{ PM_RECORD_STAT_CONFIG,     "Q", false },
+	{ PM_RECORD_STAT,            "qllqqq", false },
+	{ PM_RECORD_STAT_ROUND,      "qq", false },
+	{ PM_RECORD_AUXTRACE_INFO,   "llQ", false },
 };
 
 static void swap_at(uint8_t *p, unsigned int width)
@@ -120,20 +126,94 @@ static int swap_trailer(uint8_t *p, uint64_t st)
 	return 0;
 }
 
-static int swap_thread_map(uint8_t *p, uint8_t *end)
+static int swap_thread_map(uint8_t *p, uint8_t *end, bool in_swap)
 {
 	uint64_t nr, i;
 
 	if (end - p < 8)
 		return -1;
+	nr = pm_load64(p, in_swap);	/* before it is swapped */
 	swap_at(p, 8);
-	nr = pm_load64(p, false);
 	p += 8;
 	if (nr > (uint64_t)(end - p) / 24 || (uint64_t)(end - p) != nr * 24)
 		return -1;
 	for (i = 0; i < nr; i++, p += 24)
 		swap_at(p, 8);		/* pid; comm[16] is bytes */
 	return 0;
+}
+
+/*
+ * CPU_MAP: u16 type, then (packed, so unaligned) by type:
+ * 0 CPUS {u16 nr, u16 cpu[nr]}; 1 MASK {u16 nr, u16 long_size, then
+ * u32 mask[nr] when long_size is 4, or 4 pad bytes and u64 mask[nr] when
+ * it is 8}; 2 RANGE {u8 any_cpu, u8 pad, u16 start, u16 end}. The rest
+ * is padding.
+ */
+static int swap_cpu_map(uint8_t *p, uint8_t *end, bool in_swap)
+{
+	uint16_t type, nr, long_size, i;
+
+	if (end - p < 4)
+		return -1;
+	type = pm_load16(p, in_swap);
+	nr = pm_load16(p + 2, in_swap);
+	swap_at(p, 2);
+	switch (type) {
+	case 0:
+		if (end - p < 4 + 2 * (long)nr)
+			return -1;
+		for (i = 0; i <= nr; i++)
+			swap_at(p + 2 + 2 * i, 2);
+		return 0;
+	case 1:
+		if (end - p < 6)
+			return -1;
+		long_size = pm_load16(p + 4, in_swap);
+		swap_at(p + 2, 2);
+		swap_at(p + 4, 2);
+		if (long_size == 4 && end - p >= 6 + 4 * (long)nr) {
+			for (i = 0; i < nr; i++)
+				swap_at(p + 6 + 4 * i, 4);
+			return 0;
+		}
+		if (long_size == 8 && end - p >= 10 + 8 * (long)nr) {
+			for (i = 0; i < nr; i++)
+				swap_at(p + 10 + 8 * i, 8);
+			return 0;
+		}
+		return -1;
+	case 2:
+		if (end - p < 8)
+			return -1;
+		swap_at(p + 4, 2);
+		swap_at(p + 6, 2);
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * EVENT_UPDATE: u64 type, u64 id, then by type: 0 UNIT and 2 NAME a
+ * string, 1 SCALE a double (as a u64), 3 CPUS a CPU_MAP body.
+ */
+static int swap_event_update(uint8_t *p, uint8_t *end, bool in_swap)
+{
+	uint64_t type;
+
+	if (end - p < 16)
+		return -1;
+	type = pm_load64(p, in_swap);
+	swap_at(p, 8);
+	swap_at(p + 8, 8);
+	switch (type) {
+	case 0: case 2:
+		return 0;
+	case 1:
+		return swap_body(p + 16, end, "qS");	/* then padding */
+	case 3:
+		return swap_cpu_map(p + 16, end, in_swap);
+	}
+	return -1;
 }
 
 int pm_writer__copy_record(struct pm_writer *w, const void *rec, size_t len,
@@ -187,8 +267,12 @@ int pm_writer__copy_record(struct pm_writer *w, const void *rec, size_t len,
 	swap_at(p, 4);
 	swap_at(p + 4, 2);
 	swap_at(p + 6, 2);
-	if (type == PM_RECORD_THREAD_MAP)
-		ret = swap_thread_map(p + 8, p + len);
+	if (type == PM_RECORD_EVENT_UPDATE)
+		ret = swap_event_update(p + 8, p + len, in_swap);
+	else if (type == PM_RECORD_CPU_MAP)
+		ret = swap_cpu_map(p + 8, p + len, in_swap);
+	else if (type == PM_RECORD_THREAD_MAP)
+		ret = swap_thread_map(p + 8, p + len, in_swap);
 	else if (type == PM_RECORD_MMAP2)
 		ret = swap_body(p + 8, p + len - trailer,
 				misc & PM_MISC_MMAP_BUILD_ID ? "llqqqXllS" :

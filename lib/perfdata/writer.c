@@ -356,6 +356,33 @@ int pm_writer__emit_rec(struct pm_writer *w, struct pm_error *err)
 	return pm_writer__emit(w, w->rec.data, w->rec.len, err);
 }
 
+/*
+ * perf cannot take BUILD_ID as a pipe feature record; a pipe carries one
+ * HEADER_BUILD_ID record per entry instead (the entry is laid out as a
+ * record already: only its type changes).
+ */
+static int pipe_build_ids(struct pm_writer *w, const struct pm_wbuf *b,
+			  struct pm_error *err)
+{
+	size_t pos = 0;
+	int ret = 0;
+
+	while (!ret && b->len - pos >= 8) {
+		uint16_t size = pm_load16(b->data + pos + 6, w->swap);
+
+		if (size < 8 || size > b->len - pos)
+			return pm_error__fmt(err, PM_EFORMAT,
+					     "BUILD_ID entry of %u bytes does not fit its feature",
+					     size);
+		pm_wbuf__reset(&w->rec);
+		pm_wbuf__bytes(&w->rec, b->data + pos, size);
+		pm_store32(w->rec.data, PM_RECORD_HEADER_BUILD_ID, w->swap);
+		ret = pm_writer__emit(w, w->rec.data, size, err);
+		pos += size;
+	}
+	return ret;
+}
+
 static int begin_pipe(struct pm_writer *w, struct pm_error *err)
 {
 	uint8_t hdr[16];
@@ -401,6 +428,10 @@ static int begin_pipe(struct pm_writer *w, struct pm_error *err)
 				ret = pm_writer__emit(w, zeros,
 						      padded - ft->payload.len, err);
 			}
+			continue;
+		}
+		if (f == PM_FEAT_BUILD_ID) {
+			ret = pipe_build_ids(w, &ft->payload, err);
 			continue;
 		}
 		pm_writer__rec_start(w, PM_RECORD_HEADER_FEATURE, 0);
