@@ -750,6 +750,126 @@ static void test_errors(void **state)
 	assert_int_equal(pm_writer__open_mem(&w, &o, &err), -PM_EUSAGE);
 }
 
+/* ---- files for perf (tests/cli/writer-perf.sh) ------------------------ */
+
+static const struct pm_kit_sym prog_syms[] = {
+	{ "main", 0x401000, 0x100 },
+	{ "work", 0x401100, 0x200 },
+	{ "spin", 0x401300, 0x100 },
+};
+
+static const struct { uint64_t ip; const char *sym; } hits[] = {
+	{ 0x401010, "main" }, { 0x401120, "work" }, { 0x401130, "work" },
+	{ 0x401308, "spin" }, { 0x4012f8, "work" }, { 0x401310, "spin" },
+};
+
+/* One recording: comm, mmap of dir/prog, the samples; returns how many
+ * samples the reader finds in it. */
+static int oracle_file(const char *dir, const char *name, bool big, bool pipe,
+		       uint32_t attr_size, bool callchain, FILE *expect)
+{
+	struct pm_kit_opts o = { .arch = "x86_64", .big_endian = big,
+				 .pipe = pipe, .attr_size = attr_size };
+	uint64_t st = PM_KIT_SAMPLE_DEFAULT |
+		      (callchain ? PM_SAMPLE_CALLCHAIN : 0);
+	char path[512], prog[512];
+	struct pm_error err = { 0 };
+	struct pm_reader *r;
+	struct pm_record rec;
+	struct pm_kit *k;
+	size_t i;
+	int ev, n = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(prog, sizeof(prog), "%s/prog", dir);
+	o.path = path;
+	k = pm_kit__new_opts(&o);
+	ev = pm_kit__event(k, "cpu-clock", PM_TYPE_SOFTWARE, 0, st, 250000);
+	if (attr_size >= 144) {
+		pm_kit__attr(k, ev)->hf_sample_period = 100;
+		pm_kit__attr(k, ev)->hf_sample_rand = 3;
+	}
+	{
+		/* A kernel map, as perf record synthesizes it: without one
+		 * perf report warns about restricted kernel addresses. */
+		struct pm_rec_mmap km = {
+			.pid = (uint32_t)-1, .start = 0xffffffff81000000ULL,
+			.len = 0x1000000, .pgoff = 0xffffffff81000000ULL,
+			.filename = "[kernel.kallsyms]_text",
+		};
+
+		pm_kit__ev(k, ev);
+		assert_int_equal(pm_writer__mmap(pm_kit__writer(k), PM_MISC_KERNEL,
+						 &km, NULL, &err), 0);
+	}
+	pm_kit__comm(k, 4242, 4242, "prog");
+	pm_kit__mmap(k, 4242, 0x401000, 0x1000, 0x1000, prog);
+	for (i = 0; i < sizeof(hits) / sizeof(hits[0]); i++) {
+		uint64_t chain[] = { PM_CONTEXT_USER, hits[i].ip, 0x401008 };
+		uint64_t t = 1000000000ULL + 1000 * i;
+
+		pm_kit__sample_cc(k, ev, 4242, hits[i].ip, t, 250000 + i,
+				  chain, callchain ? 3 : 0);
+		if (expect)
+			fprintf(expect, "%llu.%09llu %llu %llx %s\n",
+				(unsigned long long)(t / 1000000000),
+				(unsigned long long)(t % 1000000000),
+				(unsigned long long)(250000 + i),
+				(unsigned long long)hits[i].ip, hits[i].sym);
+	}
+	pm_kit__save(k, NULL);
+
+	assert_int_equal(pm_reader__open(&r, path, NULL, &err), 0);
+	assert_int_equal(pm_reader__is_pipe(r), pipe);
+	assert_int_equal(pm_reader__big_endian(r), big);
+	while (pm_reader__next(r, &rec, &err) > 0)
+		n += rec.type == PM_RECORD_SAMPLE;
+	/* (a pipe's events are known once its HEADER_ATTRs went past) */
+	assert_int_equal(pm_reader__nr_events(r), 1);
+	assert_int_equal(pm_reader__event(r, 0)->attr.hf_sample_period,
+			 attr_size >= 144 ? 100 : 0);
+	pm_reader__delete(r);
+	return n;
+}
+
+static void test_oracle_files(void **state)
+{
+	const char *out = getenv("PMPROF_WRITER_OUT");
+	char tmp[] = "/tmp/pmprof-writer-XXXXXX", path[600];
+	const char *dir = out;
+	struct pm_kit_elf elf = {
+		.machine = PM_KIT_EM_X86_64, .text_addr = 0x401000,
+		.text_size = 0x1000, .syms = prog_syms, .nr_syms = 3,
+	};
+	FILE *expect = NULL;
+
+	(void)state;
+	if (!dir)
+		dir = mkdtemp(tmp);
+	assert_non_null(dir);
+	snprintf(path, sizeof(path), "%s/prog", dir);
+	assert_int_equal(pm_kit__write_elf(path, &elf), 0);
+	snprintf(path, sizeof(path), "%s/expected.txt", dir);
+	expect = fopen(path, "w");
+	assert_non_null(expect);
+	assert_int_equal(oracle_file(dir, "le.data", false, false, 128, false, expect), 6);
+	fclose(expect);
+	assert_int_equal(oracle_file(dir, "be.data", true, false, 128, false, NULL), 6);
+	assert_int_equal(oracle_file(dir, "le-cc.data", false, false, 0, true, NULL), 6);
+	assert_int_equal(oracle_file(dir, "be-cc.data", true, false, 0, true, NULL), 6);
+	assert_int_equal(oracle_file(dir, "le-64.data", false, false, 64, false, NULL), 6);
+	assert_int_equal(oracle_file(dir, "be-96.data", true, false, 96, false, NULL), 6);
+	assert_int_equal(oracle_file(dir, "le-pipe.data", false, true, 128, false, NULL), 6);
+	assert_int_equal(oracle_file(dir, "le-144.data", false, false, 144, false, NULL), 6);
+	assert_int_equal(oracle_file(dir, "be-144.data", true, false, 144, false, NULL), 6);
+	if (!out) {
+		char cmd[700];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -764,6 +884,7 @@ int main(void)
 		cmocka_unit_test(test_attr_sizes),
 		cmocka_unit_test(test_copy_record),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_oracle_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
