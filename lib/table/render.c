@@ -75,33 +75,36 @@ static char *text_cell(const struct pm_table *t, size_t row, size_t col)
 	return pm_strbuf__detach(&sb);
 }
 
-static void put_padded(FILE *out, const char *s, size_t width, bool right,
-		       bool last)
+static void add_padded(struct pm_strbuf *sb, const char *s, size_t width,
+		       bool right)
 {
 	size_t w = display_width(s), pad = width > w ? width - w : 0;
 
-	if (right) {
-		fprintf(out, "%*s%s", (int)pad, "", s);
-		return;
-	}
-	fputs(s, out);
-	if (!last)
-		fprintf(out, "%*s", (int)pad, "");
+	if (right)
+		pm_strbuf__addf(sb, "%*s", (int)pad, "");
+	pm_strbuf__adds(sb, s);
+	if (!right)
+		pm_strbuf__addf(sb, "%*s", (int)pad, "");
 }
 
+/* One line of cells; no trailing blanks, even after an empty last cell. */
 static void put_line(FILE *out, const struct pm_table *t, char **cells,
 		     const size_t *width, const char *prefix)
 {
+	struct pm_strbuf sb = PM_STRBUF_INIT;
 	size_t c;
 
-	fputs(prefix, out);
+	pm_strbuf__adds(&sb, prefix);
 	for (c = 0; c < t->nr_cols; c++) {
 		if (c)
-			fputs("  ", out);
-		put_padded(out, cells[c], width[c], right_aligned(&t->cols[c]),
-			   c + 1 == t->nr_cols);
+			pm_strbuf__adds(&sb, "  ");
+		add_padded(&sb, cells[c], width[c], right_aligned(&t->cols[c]));
 	}
+	while (sb.len && sb.buf[sb.len - 1] == ' ')
+		sb.buf[--sb.len] = '\0';
+	fputs(pm_strbuf__str(&sb), out);
 	putc('\n', out);
+	pm_strbuf__release(&sb);
 }
 
 static void render_text(const struct pm_table *t, FILE *out,
