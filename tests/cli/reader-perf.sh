@@ -79,7 +79,7 @@ n=$(perf record -q -e cpu-clock -o - -- sh -c "$loop" 2>/dev/null |
 msg=$(cat "$TMP/sw.data" | "$PMPROF" dump -i - 2>&1 >/dev/null); rc=$?
 check_eq "file-mode data on a pipe: exit status" 2 "$rc"
 case "$msg" in
-*"(stdin): offset 8:"*) ok "file-mode data on a pipe: message names the offset" ;;
+*"(standard input): offset 8:"*) ok "file-mode data on a pipe: message names the offset" ;;
 *) not_ok "file-mode data on a pipe: message was: $msg" ;;
 esac
 
