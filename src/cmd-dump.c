@@ -13,6 +13,8 @@
 #include "pmprof/attr_print.h"
 #include "pmprof/json.h"
 #include "pmprof/perfdata.h"
+#include "pmprof/profileme.h"
+#include "pmprof/strbuf.h"
 #include "pmprof/records.h"
 
 struct dump_opts {
@@ -28,6 +30,8 @@ struct out {
 	bool json;
 	FILE *f;
 	struct pm_json j;
+	const char *arch;	/* the recording's, for ProfileMe payloads */
+	struct pm_strbuf lines;	/* detail lines printed under a record */
 };
 
 static void f_u64(struct out *o, const char *k, uint64_t v)
@@ -151,6 +155,51 @@ static void dump_regs(struct out *o, const char *k, const struct pm_regs *regs)
 		f_addr_list(o, k, regs->regs, regs->nr);
 }
 
+/* Alpha ProfileMe status under the sample, as perf report -D shows it. */
+static void dump_profileme(struct out *o, const struct pm_sample *s)
+{
+	struct pm_profileme pm;
+	struct pm_profileme_class c;
+
+	if (pm_profileme__decode(&pm, o->arch, s->event->attr.type, s->raw,
+				 s->raw_size) != PM_PROFILEME_OK)
+		return;
+	if (!o->json) {
+		pm_profileme__dump(&pm, &o->lines);
+		return;
+	}
+	pm_profileme__classify(&pm, &c);
+	pm_json__key(&o->j, "profileme");
+	pm_json__begin_object(&o->j);
+	pm_json__kv_u64(&o->j, "version", pm.version);
+	pm_json__kv_u64(&o->j, "pmpc", pm.pmpc);
+	pm_json__kv_u64(&o->j, "i_stat", pm.i_stat);
+	pm_json__kv_u64(&o->j, "pctr_ctl", pm.pctr_ctl);
+	pm_json__kv_u64(&o->j, "pc", pm_profileme__pc(&pm));
+	pm_json__kv_bool(&o->j, "pal", pm_profileme__is_pal(&pm));
+	pm_json__kv_bool(&o->j, "kernel", pm_profileme__is_kernel(&pm));
+	pm_json__kv_u64(&o->j, "ovr", pm_profileme__ovr(&pm));
+	pm_json__kv_u64(&o->j, "icm", pm_profileme__icm(&pm));
+	pm_json__kv_u64(&o->j, "trap_type", pm_profileme__trap_type(&pm));
+	pm_json__kv_u64(&o->j, "lso", pm_profileme__lso(&pm));
+	pm_json__kv_u64(&o->j, "trp", pm_profileme__trp(&pm));
+	pm_json__kv_u64(&o->j, "mis", pm_profileme__mis(&pm));
+	pm_json__kv_u64(&o->j, "tak", pm_profileme__tak(&pm));
+	pm_json__kv_u64(&o->j, "val", pm_profileme__val(&pm));
+	pm_json__kv_u64(&o->j, "sl1", pm_profileme__sl1(&pm));
+	pm_json__kv_u64(&o->j, "sl0", pm_profileme__sl0(&pm));
+	pm_json__kv_u64(&o->j, "pctr1", pm_profileme__pctr1(&pm));
+	pm_json__kv_string(&o->j, "pctr1_counts",
+			   pm_profileme_pctr1__name(pm_profileme__sl1(&pm)));
+	pm_json__kv_u64(&o->j, "killed", pm_profileme__killed(&pm));
+	pm_json__kv_u64(&o->j, "stalled", pm_profileme__stalled(&pm));
+	pm_json__kv_u64(&o->j, "pctr0", pm_profileme__pctr0(&pm));
+	pm_json__kv_bool(&o->j, "trapped", pm_profileme__trapped(&pm));
+	pm_json__kv_bool(&o->j, "mispredicted", c.mispredicted);
+	pm_json__kv_string(&o->j, "trap", pm_profileme_trap__name(c.trap));
+	pm_json__end_object(&o->j);
+}
+
 static void dump_sample(struct out *o, const struct pm_sample *s)
 {
 	uint64_t st = s->sample_type;
@@ -231,6 +280,8 @@ static void dump_sample(struct out *o, const struct pm_sample *s)
 		f_u64(o, "code_page_size", s->code_page_size);
 	if (st & PM_SAMPLE_AUX)
 		f_u64(o, "aux_size", s->aux_size);
+	if (st & PM_SAMPLE_RAW)
+		dump_profileme(o, s);
 }
 
 static void dump_sample_id(struct out *o, const struct pm_sample_id *sid)
@@ -602,6 +653,10 @@ static int dump_record(struct out *o, struct pm_reader *r,
 		fputc('\n', o->f);
 	} else {
 		fputc('\n', o->f);
+		if (o->lines.len) {
+			fputs(pm_strbuf__str(&o->lines), o->f);
+			pm_strbuf__reset(&o->lines);
+		}
 		if (opts->hex)
 			hexdump(o->f, rec->data, rec->size);
 	}
@@ -669,6 +724,8 @@ int cmd_dump(int argc, const char **argv)
 		opts.quiet = true;
 
 	while ((ret = pm_reader__next(r, &rec, &err)) > 0) {
+		/* A pipe names its arch only once HEADER_FEATURE went by. */
+		o.arch = pm_reader__features(r)->arch;
 		counts[rec.type < 256 ? rec.type : 255]++;
 		total++;
 		bytes += rec.size + rec.extra_size;
@@ -681,6 +738,7 @@ int cmd_dump(int argc, const char **argv)
 		status = pm_cli_input_error(opts.input, &err);
 	if (opts.stats && status == PM_EXIT_OK)
 		print_stats(counts, total, bytes);
+	pm_strbuf__release(&o.lines);
 	pm_reader__delete(r);
 	return status;
 }

@@ -186,7 +186,7 @@ struct pm_sample {
 	uint64_t id;
 	uint64_t stream_id;
 	uint32_t cpu, cpu_res;
-	uint64_t period;
+	uint64_t period;		/* the attr's, when not sampled */
 	struct {
 		uint64_t time_enabled, time_running;
 		uint64_t nr;			/* 1 without GROUP */

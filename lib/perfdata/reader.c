@@ -389,7 +389,7 @@ int pm_reader__open(struct pm_reader **out, const char *path,
 	(void)opts;
 	*out = NULL;
 	if (!strcmp(path, "-")) {
-		r = reader_new("(stdin)");
+		r = reader_new("(standard input)");
 		r->src.fd = STDIN_FILENO;
 		return finish_open(out, r, err);
 	}
@@ -522,8 +522,10 @@ static int apply_header_feature(struct pm_reader *r, const struct pm_record *rec
 		return pm_error__at(err, PM_EFORMAT, rec->offset,
 				    "HEADER_FEATURE record too short (%u bytes)", rec->size);
 	feat = pm_reader__u64(r, rec->data + 8);
-	if (feat >= PM_FEAT_BITS)
-		return 0;	/* the closing marker, or one we cannot know */
+	/* The list ends with an empty record naming the writer's last
+	 * feature number; numbers past the bitmap cannot be kept. */
+	if (feat >= PM_FEAT_BITS || (feat >= PM_FEAT_LAST_KNOWN && len == 8))
+		return 0;
 	r->feat.present[feat / 64] |= 1ULL << (feat % 64);
 	r->feat.section[feat].offset = rec->offset + 16;
 	r->feat.section[feat].size = len - 8;

@@ -201,6 +201,8 @@ int pm_reader__parse_sample(struct pm_reader *r, const struct pm_record *rec,
 		u32_pair(&w, "CPU", &s->cpu, &s->cpu_res);
 	if (st & PM_SAMPLE_PERIOD)
 		s->period = u64(&w, "PERIOD");
+	else if (!pm_attr__flag(attr, PM_ATTR_FREQ))
+		s->period = attr->sample_period;	/* fixed: as perf does */
 	if (st & PM_SAMPLE_READ)
 		parse_read(&w, r, attr, s);
 	if (st & PM_SAMPLE_CALLCHAIN) {
