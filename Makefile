@@ -128,4 +128,8 @@ install: all
 clean:
 	rm -rf build build-* pmprof
 
+# Keep intermediate objects (the fixture kit's): make would delete them
+# after the tests link, and print that after the test summary.
+.SECONDARY:
+
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(KIT_OBJS:.o=.d) $(UNIT_BINS:=.d)
