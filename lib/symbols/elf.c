@@ -158,6 +158,7 @@ int pm_elf_file__open(struct pm_elf_file *f, const char *path,
 			s->vaddr = ph.p_vaddr;
 			s->filesz = ph.p_filesz;
 			s->memsz = ph.p_memsz;
+			s->align = ph.p_align;
 			s->exec = ph.p_flags & PF_X;
 		}
 	}

@@ -18,7 +18,7 @@ int pm_read_file(const char *path, char **buf, size_t *len,
 
 /* One PT_LOAD segment: enough to turn file offsets into addresses. */
 struct pm_segment {
-	uint64_t offset, vaddr, filesz, memsz;
+	uint64_t offset, vaddr, filesz, memsz, align;
 	bool exec;
 };
 

@@ -231,6 +231,38 @@ static bool search_debug(struct pm_dso *dso, bool need_symtab,
 	return ok;
 }
 
+/*
+ * A debug file made by objcopy --only-keep-debug has the binary's program
+ * headers with NOBITS contents: p_vaddr is right, p_offset and p_filesz
+ * are not. Without the binary, redo what GNU ld does: each segment's
+ * contents follow the previous one's in the file, at the first offset
+ * congruent to its address modulo its alignment.
+ */
+static void guess_offsets(struct pm_elf_file *f)
+{
+	uint64_t end = 0;
+
+	for (size_t i = 0; i < f->nr_segs; i++) {
+		struct pm_segment *s = &f->segs[i];
+		uint64_t a = s->align > 1 ? s->align : 1, off;
+
+		if (s->filesz >= s->memsz && s->offset >= end) {
+			end = s->offset + s->filesz;	/* kept: trust it */
+			continue;
+		}
+		if (i == 0) {
+			off = s->offset;
+		} else {
+			off = end - end % a + s->vaddr % a;
+			if (off < end)
+				off += a;
+		}
+		s->offset = off;
+		s->filesz = s->memsz;
+		end = off + s->memsz;
+	}
+}
+
 int pm_dso__load_elf(struct pm_dso *dso, struct pm_error *err)
 {
 	struct pm_symctx *ctx = dso->ctx;
@@ -261,6 +293,8 @@ int pm_dso__load_elf(struct pm_dso *dso, struct pm_error *err)
 			dso->sym_path = dso->dbg.path;
 		}
 	}
+	if (!found && dso->dbg.path)
+		guess_offsets(&dso->dbg);
 	if (!dso->sym_path)
 		r = pm_error__fmt(err, ENOENT, "%s: no symbols (%s)", dso->name,
 				  found ? "no symbol table in the file" :
