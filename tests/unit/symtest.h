@@ -120,6 +120,10 @@ static inline size_t st_readelf_syms(const char *readelf, const char *file,
 			in = !table || strstr(line, table);
 			continue;
 		}
+		/* st_other notes such as Alpha's "[STD GPLOAD]": drop them */
+		for (char *b = strstr(line, " ["), *e; b && (e = strchr(b, ']'));
+		     b = strstr(line, " ["))
+			memmove(b, e + 1, strlen(e + 1) + 1);
 		memset(&s, 0, sizeof(s));
 		if (!in || sscanf(line, " %u: %" SCNx64 " %" SCNu64 " %15s %15s %*s %15s %255s",
 				  &num, &s.value, &s.size, s.type, s.bind,
