@@ -66,6 +66,17 @@ void pm_symtab__add(struct pm_symtab *tab, uint64_t start, uint64_t size,
 	s->name = s->raw_name;
 	s->type = (uint8_t)type;
 	s->bind = (uint8_t)bind;
+	s->seq = (uint32_t)tab->nr;
+}
+
+void pm_symtab__add_all(struct pm_symtab *tab, const struct pm_symtab *src)
+{
+	for (size_t i = 0; i < src->nr; i++) {
+		const struct pm_symbol *s = &src->syms[i];
+
+		pm_symtab__add(tab, s->start, s->sized ? s->end - s->start : 0,
+			       s->type, s->bind, s->raw_name);
+	}
 }
 
 static int cmp_start(const void *a, const void *b)
@@ -74,7 +85,7 @@ static int cmp_start(const void *a, const void *b)
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	return 0;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static size_t underscores(const char *s)
@@ -96,13 +107,18 @@ static int bind_rank(uint8_t bind)
 	}
 }
 
-/* True if a is a better name than b for the same address. */
-static bool better(const struct pm_symbol *a, const struct pm_symbol *b)
+/*
+ * True if a is a better name than b for the same address. `alen`/`blen`:
+ * whether each has a length in perf's eyes (sized, or the last unsized
+ * alias, which perf's end fixup extends to the next address).
+ */
+static bool better(const struct pm_symbol *a, bool alen,
+		   const struct pm_symbol *b, bool blen)
 {
 	size_t ua, ub, la, lb;
 
-	if (a->sized != b->sized)
-		return a->sized;
+	if (alen != blen)
+		return alen;
 	if (bind_rank(a->bind) != bind_rank(b->bind))
 		return bind_rank(a->bind) > bind_rank(b->bind);
 	ua = underscores(a->raw_name);
@@ -113,7 +129,7 @@ static bool better(const struct pm_symbol *a, const struct pm_symbol *b)
 	lb = strlen(b->raw_name);
 	if (la != lb)
 		return la > lb;
-	return strcmp(a->raw_name, b->raw_name) < 0;
+	return a->seq < b->seq;
 }
 
 static bool mangled(const char *s)
@@ -135,27 +151,34 @@ void pm_symtab__finish(struct pm_symtab *tab)
 
 	/* fold aliases: one symbol per start address */
 	out = 0;
-	for (i = 1; i < tab->nr; i++) {
-		struct pm_symbol *keep = &tab->syms[out], *s = &tab->syms[i];
+	for (i = 0; i < tab->nr; ) {
+		size_t j, k, last_unsized = SIZE_MAX, best = i;
+		struct pm_symbol *keep;
 
-		if (s->start != keep->start) {
-			tab->syms[++out] = *s;
-			continue;
-		}
-		if (better(s, keep)) {
-			struct pm_symbol t = *keep;
-
-			*keep = *s;
-			*s = t;
-		}
-		/* the loser may still know the size */
-		if (!keep->sized && s->sized) {
-			keep->end = s->end;
-			keep->sized = true;
-		}
-		free_names(s);
+		for (j = i; j < tab->nr && tab->syms[j].start == tab->syms[i].start; j++)
+			if (!tab->syms[j].sized)
+				last_unsized = j;
+		for (k = i + 1; k < j; k++)
+			if (better(&tab->syms[k], tab->syms[k].sized || k == last_unsized,
+				   &tab->syms[best],
+				   tab->syms[best].sized || best == last_unsized))
+				best = k;
+		keep = &tab->syms[best];
+		/* a size known under another name still counts */
+		if (!keep->sized)
+			for (k = i; k < j; k++)
+				if (tab->syms[k].sized) {
+					keep->end = tab->syms[k].end;
+					keep->sized = true;
+					break;
+				}
+		for (k = i; k < j; k++)
+			if (k != best)
+				free_names(&tab->syms[k]);
+		tab->syms[out++] = *keep;
+		i = j;
 	}
-	tab->nr = out + 1;
+	tab->nr = out;
 
 	for (i = 0; i < tab->nr; i++) {
 		struct pm_symbol *s = &tab->syms[i];
