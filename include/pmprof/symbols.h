@@ -143,7 +143,7 @@ int pm_kallsyms__check_host(const struct pm_kernel_ident *rec,
 			    struct pm_error *err);
 /*
  * The running kernel's build id from /sys/kernel/notes (or a file in that
- * format: ELF notes in host order). Returns its size (<= 20... 64), or a
+ * format: ELF notes in host order). Returns its size (at most max), or a
  * negative code.
  */
 int pm_kernel__host_build_id(const char *notes_path, uint8_t *id, size_t max,
