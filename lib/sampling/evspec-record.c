@@ -110,14 +110,19 @@ static int config_one(struct pm_evspec_list *list, size_t i,
 		set(a, PM_ATTR_FREQ, true);
 		a->sample_type |= PM_SAMPLE_PERIOD;
 	}
-	/* Leader sampling: members only count. */
+	/* Leader sampling: members without their own period or freq term
+	 * only count, and take the leader's sample_type (perf's
+	 * evsel__config_leader_sampling; the leader is configured first). */
 	if (!is_leader && leader->sample_read) {
-		set(a, PM_ATTR_FREQ, false);
-		a->sample_period = 0;
-		if (ev->terms & PM_EVSPEC_T_HF)
-			return pm_error__at(err, PM_EUSAGE, ev->pos,
-					    "event '%s': hf terms on a member of a :S group, which does not sample",
-					    ev->name);
+		if (!(ev->terms & (PM_EVSPEC_T_PERIOD | PM_EVSPEC_T_FREQ))) {
+			set(a, PM_ATTR_FREQ, false);
+			a->sample_period = 0;
+			if (ev->terms & PM_EVSPEC_T_HF)
+				return pm_error__at(err, PM_EUSAGE, ev->pos,
+						    "event '%s': hf terms on a member of a :S group, which does not sample",
+						    ev->name);
+		}
+		a->sample_type = leader->attr.sample_type;
 	}
 	if ((ev->terms & PM_EVSPEC_T_HF) && !pm_attr__flag(a, PM_ATTR_FREQ)) {
 		uint64_t hf = (uint64_t)a->hf_sample_period * ev->hf_burst;
