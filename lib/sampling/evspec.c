@@ -568,6 +568,18 @@ static bool symbolic(const char *s, size_t n, uint32_t *type, uint64_t *config)
 	return false;
 }
 
+/* The id of tracepoint NAME:TP where TP follows p->pos's ':'. */
+static int tracepoint_id(struct parser *p, const char *name, size_t n, uint64_t *id)
+{
+	const char *tn = p->s + p->pos + 1;
+	char *sys = pm_strndup(name, n), *tp = pm_strndup(tn, name_len(tn));
+	int r = pm_sysfs_tracepoint_id(p->root, sys, tp, id);
+
+	free(sys);
+	free(tp);
+	return r;
+}
+
 static int parse_event(struct parser *p, struct pm_evspec_event *out)
 {
 	struct build b;
@@ -596,20 +608,10 @@ static int parse_event(struct parser *p, struct pm_evspec_event *out)
 	} else if (is_raw(name, n, &config)) {
 		kind = K_RAW;
 		type = 4;
-	} else if (p->s[p->pos] == ':' && p->s[p->pos + 1] != ':' &&
-		   name_len(p->s + p->pos + 1)) {
+	} else if (p->s[p->pos] == ':' && name_len(p->s + p->pos + 1) &&
+		   !tracepoint_id(p, name, n, &config)) {
 		/* sys:name. A known event followed by ':' was caught above. */
-		const char *tn = p->s + p->pos + 1;
-		size_t tl = name_len(tn);
-		char *sys = pm_strndup(name, n), *tp = pm_strndup(tn, tl);
-		int r = pm_sysfs_tracepoint_id(p->root, sys, tp, &config);
-
-		free(sys);
-		free(tp);
-		if (r)
-			return perr(p, start, "unknown tracepoint '%.*s:%.*s' (no id under tracefs)",
-				    (int)n, name, (int)tl, tn);
-		p->pos += 1 + tl;
+		p->pos += 1 + name_len(p->s + p->pos + 1);
 		kind = K_TRACEPOINT;
 		type = 2;
 	} else if (p->s[p->pos] == '/' && pm_sysfs_pmu_exists(p->root, name, n)) {
@@ -628,7 +630,13 @@ static int parse_event(struct parser *p, struct pm_evspec_event *out)
 			alias = pm_sysfs_pmu_alias(p->root, pmu, nm);
 		free(nm);
 		if (!pmu || !alias || pm_sysfs_pmu_type(p->root, pmu, &type)) {
-			ret = perr(p, start, "parser error: unknown event '%.*s'", (int)n, name);
+			size_t tl = p->s[p->pos] == ':' ? name_len(p->s + p->pos + 1) : 0;
+
+			if (tl)
+				ret = perr(p, start, "unknown tracepoint '%.*s:%.*s' (no id under tracefs)",
+					   (int)n, name, (int)tl, p->s + p->pos + 1);
+			else
+				ret = perr(p, start, "parser error: unknown event '%.*s'", (int)n, name);
 			goto out;
 		}
 		kind = K_PMU;
