@@ -6,5 +6,6 @@
 int cmd_info(int argc, const char **argv);
 int cmd_dump(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
+int cmd_report(int argc, const char **argv);
 
 #endif
