@@ -8,5 +8,7 @@ int cmd_dump(int argc, const char **argv);
 int cmd_inject(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
+int cmd_profileme(int argc, const char **argv);
+int cmd_mem(int argc, const char **argv);
 
 #endif

@@ -20,6 +20,8 @@ static const struct cmd commands[] = {
 	{ "info", cmd_info, "show the header, features and events of a recording" },
 	{ "dump", cmd_dump, "print every record, decoded" },
 	{ "report", cmd_report, "the hotspot profile: samples by symbol, DSO, thread" },
+	{ "profileme", cmd_profileme, "Alpha ProfileMe status by symbol or instruction (DCPI style)" },
+	{ "mem", cmd_mem, "samples by data source: memory op, TLB, level, data object" },
 	{ "inject", cmd_inject, "rewrite a recording (pipe to file, byte order)" },
 	{ "help", cmd_help, "show the manual page of a command" },
 };
