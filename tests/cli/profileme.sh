@@ -131,3 +131,13 @@ for k in sorted(c): print(k, c[k])' >"$TMP/pm-mem"
 			"$TMP/perf-mem" "$TMP/pm-mem"
 	done
 fi
+
+# ---- man pages ------------------------------------------------------------
+for m in profileme mem; do
+	if command -v man >/dev/null 2>&1; then
+		check_eq "pmprof-$m(1) renders with its example" 1 \
+			"$(MANWIDTH=120 man -l "$TOP/docs/pmprof-$m.1" 2>/dev/null | grep -c '^EXAMPLES')"
+	else
+		skip "pmprof-$m(1)" "man not installed"
+	fi
+done
