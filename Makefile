@@ -79,7 +79,7 @@ $(BUILD)/libpmprof-cli.a: $(filter-out $(BUILD)/src/main.o,$(CLI_OBJS))
 # run a whole command in-process.
 $(BUILD)/tests/unit/%: tests/unit/%.c $(KIT_OBJS) $(BUILD)/libpmprof-cli.a $(LIBPMPROF)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -Itests -Isrc -o $@ $< $(KIT_OBJS) \
+	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -Itests -Isrc -MMD -MP -MF $@.d -o $@ $< $(KIT_OBJS) \
 	    $(BUILD)/libpmprof-cli.a $(LIBPMPROF) $(LIBS) $(TEST_LIBS) $(LDFLAGS)
 
 $(BUILD)/tests/fixture/%.o: tests/fixture/%.c
@@ -128,4 +128,4 @@ install: all
 clean:
 	rm -rf build build-* pmprof
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(KIT_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(KIT_OBJS:.o=.d) $(UNIT_BINS:=.d)

@@ -20,6 +20,7 @@ static const struct cmd commands[] = {
 	{ "info", cmd_info, "show the header, features and events of a recording" },
 	{ "dump", cmd_dump, "print every record, decoded" },
 	{ "report", cmd_report, "the hotspot profile: samples by symbol, DSO, thread" },
+	{ "inject", cmd_inject, "rewrite a recording (pipe to file, byte order)" },
 	{ "help", cmd_help, "show the manual page of a command" },
 };
 

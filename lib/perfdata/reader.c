@@ -389,7 +389,7 @@ int pm_reader__open(struct pm_reader **out, const char *path,
 	(void)opts;
 	*out = NULL;
 	if (!strcmp(path, "-")) {
-		r = reader_new("(stdin)");
+		r = reader_new("(standard input)");
 		r->src.fd = STDIN_FILENO;
 		return finish_open(out, r, err);
 	}

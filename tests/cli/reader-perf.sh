@@ -65,3 +65,27 @@ done
 want=$(sed -n 's/^# perf version : //p' "$TMP/hdr.perf")
 got=$(sed -n 's/^# perf version *: //p' "$TMP/hdr.pmprof")
 check_eq "info: perf version" "$want" "$got"
+
+# A real pipe, not a file on standard input; and perf writing straight in.
+cat "$TMP/pipe.data" | "$PMPROF" dump --format json -i - >"$TMP/cat.json" &&
+	check_files_eq "pipe: read through cat equals read from the file" \
+		"$TMP/pipe.json" "$TMP/cat.json"
+n=$(perf record -q -e cpu-clock -o - -- sh -c "$loop" 2>/dev/null |
+	"$PMPROF" dump -i - | grep -c ' SAMPLE ')
+[ "$n" -gt 0 ] && ok "pipe: perf record -o - | pmprof dump -i -" ||
+	not_ok "pipe: no samples read from perf record -o -"
+
+# A file-mode recording arriving on a pipe cannot be followed: say so.
+msg=$(cat "$TMP/sw.data" | "$PMPROF" dump -i - 2>&1 >/dev/null); rc=$?
+check_eq "file-mode data on a pipe: exit status" 2 "$rc"
+case "$msg" in
+*"(standard input): offset 8:"*) ok "file-mode data on a pipe: message names the offset" ;;
+*) not_ok "file-mode data on a pipe: message was: $msg" ;;
+esac
+
+# Usage and input errors: the documented exit codes and messages.
+"$PMPROF" dump --bogus >/dev/null 2>&1; check_eq "unknown option exits 1" 1 $?
+"$PMPROF" dump -i "$TMP/missing.data" 2>"$TMP/err" >/dev/null; rc=$?
+check_eq "missing file exits 2" 2 "$rc"
+grep -q "$TMP/missing.data: cannot open" "$TMP/err" && ok "missing file named" ||
+	not_ok "missing file message: $(cat "$TMP/err")"

@@ -47,6 +47,8 @@ static inline void rb_u64(struct rawbuf *b, uint64_t v) { rb_put(b, v, 8); }
 
 static inline void rb_bytes(struct rawbuf *b, const void *p, size_t n)
 {
+	if (!n)
+		return;
 	rb_reserve(b, n);
 	memcpy(b->p + b->len, p, n);
 	b->len += n;
