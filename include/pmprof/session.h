@@ -54,6 +54,8 @@ struct pm_session_opts {
 	bool no_demangle;
 	bool no_buildid_cache;
 	enum pm_session_host host;
+	/* pm_session__run(): deliver in file order, not time order */
+	bool unordered;
 };
 
 struct pm_thread {
@@ -70,6 +72,8 @@ struct pm_map {
 	struct pm_dso *dso;	/* never NULL */
 	uint32_t prot, flags;	/* MMAP2's; MMAP: prot from the exec flag */
 	bool kernel;		/* a kernel map (pid -1) */
+	bool identity;		/* addresses are absolute (kernel, JIT,
+				   anonymous memory): rel == ip */
 };
 
 /* Where an address lands. */
@@ -81,6 +85,9 @@ struct pm_addr_loc {
 	const struct pm_map *map;	/* NULL when no map holds ip */
 	struct pm_dso *dso;		/* map's DSO, or NULL */
 	uint64_t addr;		/* the DSO's address (map_ip); ip when no map */
+	uint64_t rel;		/* perf's address for an unknown symbol: the
+				   file offset (ip - start + pgoff) in file
+				   maps, ip in kernel, JIT, anonymous maps */
 	const struct pm_symbol *sym;	/* NULL when unknown */
 	uint64_t sym_off;		/* addr - sym->start */
 };
@@ -151,7 +158,9 @@ size_t pm_session__maps(struct pm_session *s, const struct pm_thread *t,
 const char *pm_session__intern(struct pm_session *s, const char *str);
 
 /*
- * Drive the reader to the end. `sample` gets each SAMPLE with its context;
+ * Drive the reader to the end, in time order as perf report does (records
+ * with timestamps are sorted between FINISHED_ROUND records; see
+ * opts.unordered). `sample` gets each SAMPLE with its context;
  * `other` every other record after the session applied it (THROTTLE,
  * UNTHROTTLE, LOST ... : decode them with records.h on
  * pm_session__reader()). Either may be NULL. A callback returning non-zero

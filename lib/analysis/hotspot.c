@@ -37,7 +37,7 @@ struct hot_entry {
 	char level;
 	const char *comm;
 	int32_t pid, tid;
-	uint32_t cpu;
+	int64_t cpu;		/* -1 when not sampled, as perf shows it */
 	uint64_t pc;
 	struct hot_stat st[];	/* one per group member */
 };
@@ -245,6 +245,11 @@ static uint64_t hash_key(const uint64_t *key, size_t words)
 	return x;
 }
 
+static int64_t sample_cpu(const struct pm_sample *smp)
+{
+	return smp->sample_type & PM_SAMPLE_CPU ? (int64_t)smp->cpu : -1;
+}
+
 static void make_key(const struct pm_hotspot *h, const struct pm_sample_ctx *ctx,
 		     const struct pm_addr_loc *loc, uint64_t *key)
 {
@@ -259,7 +264,7 @@ static void make_key(const struct pm_hotspot *h, const struct pm_sample_ctx *ctx
 		case PM_HOT_SYM:
 			/* an unknown symbol is its address, as in perf */
 			key[w] = (uintptr_t)loc->sym;
-			key[w + 1] = loc->sym ? 0 : loc->addr;
+			key[w + 1] = loc->sym ? 0 : loc->rel;
 			break;
 		case PM_HOT_COMM:
 			key[w] = (uintptr_t)ctx->thread->comm;
@@ -271,7 +276,7 @@ static void make_key(const struct pm_hotspot *h, const struct pm_sample_ctx *ctx
 			key[w] = (uint32_t)ctx->thread->tid;
 			break;
 		case PM_HOT_CPU:
-			key[w] = ctx->sample->cpu;
+			key[w] = (uint64_t)sample_cpu(ctx->sample);
 			break;
 		case PM_HOT_PC:
 			key[w] = loc->ip;
@@ -299,13 +304,13 @@ static struct hot_entry *findnew(struct hot_hist *hi, size_t words,
 	e->hash = hv;
 	e->dso = loc->dso;
 	e->sym = loc->sym;
-	e->addr = loc->addr;
+	e->addr = loc->rel;
 	e->level = loc->level;
 	e->pc = loc->ip;
 	e->comm = ctx->thread->comm;
 	e->pid = ctx->thread->pid;
 	e->tid = ctx->thread->tid;
-	e->cpu = ctx->sample->cpu;
+	e->cpu = sample_cpu(ctx->sample);
 	PM_GROW(hi->entries, hi->alloc, hi->nr + 1);
 	hi->entries[hi->nr++] = e;
 	hi->hash[i] = e;
@@ -460,7 +465,7 @@ static int cmp_entries(const void *pa, const void *pb)
 			c = cmp_u64((uint32_t)a->tid, (uint32_t)b->tid);
 			break;
 		case PM_HOT_CPU:
-			c = cmp_u64(a->cpu, b->cpu);
+			c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
 			break;
 		case PM_HOT_PC:
 			c = cmp_u64(a->pc, b->pc);
@@ -584,7 +589,7 @@ static struct pm_table *build_table(struct pm_hotspot *h, struct pm_reader *r,
 			kcol[k] = pm_table__add_col(t, "Tid", "tid", PM_COL_I64);
 			break;
 		case PM_HOT_CPU:
-			kcol[k] = pm_table__add_col(t, "CPU", "cpu", PM_COL_U64);
+			kcol[k] = pm_table__add_col(t, "CPU", "cpu", PM_COL_I64);
 			break;
 		case PM_HOT_PC:
 			kcol[k] = pm_table__add_col(t, "PC", "pc", PM_COL_HEX);
@@ -647,7 +652,7 @@ static struct pm_table *build_table(struct pm_hotspot *h, struct pm_reader *r,
 				pm_table__set_i64(t, row, c, e->tid);
 				break;
 			case PM_HOT_CPU:
-				pm_table__set_u64(t, row, c, e->cpu);
+				pm_table__set_i64(t, row, c, e->cpu);
 				break;
 			case PM_HOT_PC:
 				pm_table__set_u64(t, row, c, e->pc);

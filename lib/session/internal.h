@@ -69,4 +69,27 @@ struct pm_intern {
 const char *pm_intern__get(struct pm_intern *in, const char *s);
 void pm_intern__free(struct pm_intern *in);
 
+/* Time-ordered delivery (ordered.c). */
+struct oe_buf;
+struct oe_entry;
+struct pm_oe {
+	struct oe_entry *q;
+	size_t nr, alloc;
+	struct oe_buf *cur;
+	uint64_t seq, bytes;
+	uint64_t max_time, next_flush, last_flush;
+};
+typedef int (*pm_oe_deliver_fn)(const struct pm_record *rec, void *arg);
+
+void pm_oe__init(struct pm_oe *oe);
+void pm_oe__free(struct pm_oe *oe);
+void pm_oe__queue(struct pm_oe *oe, const struct pm_record *rec, uint64_t time);
+/* Deliver the queued records with time <= limit, in time order. */
+int pm_oe__flush(struct pm_oe *oe, uint64_t limit, pm_oe_deliver_fn fn,
+		 void *arg);
+/* At FINISHED_ROUND: deliver up to the previous round's newest time. */
+int pm_oe__round(struct pm_oe *oe, pm_oe_deliver_fn fn, void *arg);
+/* When the queue is too big: deliver its older half. */
+int pm_oe__maybe_half(struct pm_oe *oe, pm_oe_deliver_fn fn, void *arg);
+
 #endif

@@ -42,6 +42,8 @@ struct pm_session {
 
 	struct pm_sample sample;
 	struct pm_sample_ctx ctx;
+	struct pm_oe oe;		/* time order for pm_session__run() */
+	struct pm_sample scratch;	/* for queueing samples by time */
 	struct pm_addr_loc *chain;
 	size_t nr_chain, alloc_chain;
 	bool chain_done;
@@ -108,6 +110,7 @@ void pm_session__delete(struct pm_session *s)
 	pm_dsos__delete(s->dsos);
 	pm_intern__free(&s->intern);
 	free(s->chain);
+	pm_oe__free(&s->oe);
 	free((char *)s->opts.symfs);
 	free((char *)s->opts.kallsyms);
 	free((char *)s->opts.vmlinux);
@@ -357,6 +360,19 @@ static struct pm_dso *kernel_dso_for(struct pm_session *s, const char *f)
 	return pm_dsos__findnew(dsos_of(s), f);
 }
 
+/*
+ * perf 6.1's anonymous memory: its addresses are absolute, and if
+ * executable it is looked up in /tmp/perf-PID.map. (memfd files are
+ * files to it.)
+ */
+static bool perf_anon(const char *f, uint32_t flags)
+{
+	return !strcmp(f, "//anon") || !strncmp(f, "/dev/zero", 9) ||
+	       !strncmp(f, "/anon_hugepage", 14) || (flags & MAP_HUGETLB) ||
+	       !strncmp(f, "[stack", 6) || !strncmp(f, "/SYSV", 5) ||
+	       !strcmp(f, "[heap]");
+}
+
 static int process_mmap(struct pm_session *s, const struct pm_record *rec,
 			struct pm_error *err)
 {
@@ -386,15 +402,15 @@ static int process_mmap(struct pm_session *s, const struct pm_record *rec,
 	}
 	if (mode == PM_MISC_KERNEL) {
 		map->kernel = true;
+		map->identity = true;
 		map->dso = kernel_dso_for(s, m.filename);
 		pm_maps__insert(s->kmaps, map, &s->arena);
 	} else {
 		struct pm_thread_int *th = findnew_thread(s, (int32_t)m.pid,
 							  (int32_t)m.tid);
-		enum pm_dso_kind kind = pm_dso_classify(m.filename, false);
-
+		map->identity = perf_anon(m.filename, map->flags);
 		/* Executable anonymous memory is JIT code: perf-PID.map. */
-		if (kind == PM_DSO_ANON && (map->prot & PROT_EXEC))
+		if (map->identity && (map->prot & PROT_EXEC))
 			map->dso = pm_dso__get(pm_dsos__jit(dsos_of(s),
 							    (int)m.pid));
 		else
@@ -449,6 +465,7 @@ static void resolve(struct pm_session *s, const struct pm_thread *t,
 	memset(loc, 0, sizeof(*loc));
 	loc->ip = ip;
 	loc->addr = ip;
+	loc->rel = ip;
 	loc->cpumode = cpumode;
 	loc->level = level_of(cpumode);
 	if (cpumode == PM_MISC_KERNEL)
@@ -460,6 +477,8 @@ static void resolve(struct pm_session *s, const struct pm_thread *t,
 	loc->map = map;
 	loc->dso = map->dso;
 	loc->addr = pm_dso__map_ip(map->dso, map->start, map->pgoff, ip);
+	if (!map->identity)
+		loc->rel = ip - map->start + map->pgoff;
 	loc->sym = data ? pm_dso__find_data(map->dso, loc->addr)
 			: pm_dso__find_symbol(map->dso, loc->addr);
 	if (loc->sym)
@@ -577,27 +596,85 @@ int pm_session__process(struct pm_session *s, const struct pm_record *rec,
 	}
 }
 
+struct run_args {
+	struct pm_session *s;
+	pm_session_sample_fn sample;
+	pm_session_record_fn other;
+	void *arg;
+	struct pm_error *err;
+};
+
+static int deliver(const struct pm_record *rec, void *arg)
+{
+	struct run_args *a = arg;
+	int ret = pm_session__process(a->s, rec, a->err);
+
+	if (ret < 0)
+		return ret;
+	if (ret == 1)
+		return a->sample ? a->sample(a->s, &a->s->ctx, a->arg) : 0;
+	return a->other ? a->other(a->s, rec, a->arg) : 0;
+}
+
+/* The record's timestamp, if it has one: 1 and *time, else 0. */
+static int record_time(struct pm_session *s, const struct pm_record *rec,
+		       uint64_t *time, struct pm_error *err)
+{
+	int ret;
+
+	if (rec->type >= PM_RECORD_HEADER_ATTR)
+		return 0;
+	if (rec->type == PM_RECORD_SAMPLE) {
+		ret = pm_reader__parse_sample(s->r, rec, &s->scratch, err);
+		if (ret)
+			return ret;
+		*time = s->scratch.time;
+		return !!(s->scratch.sample_type & PM_SAMPLE_TIME);
+	} else {
+		struct pm_sample_id sid;
+
+		ret = pm_reader__parse_sample_id(s->r, rec, &sid, err);
+		if (ret)
+			return ret;
+		*time = sid.time;
+		return !!(sid.present & PM_SAMPLE_TIME);
+	}
+}
+
 int pm_session__run(struct pm_session *s, pm_session_sample_fn sample,
 		    pm_session_record_fn other, void *arg,
 		    struct pm_error *err)
 {
+	struct run_args a = { s, sample, other, arg, err };
 	struct pm_record rec;
+	uint64_t time = 0;
 	int ret;
 
 	while ((ret = pm_reader__next(s->r, &rec, err)) > 0) {
-		ret = pm_session__process(s, &rec, err);
-		if (ret < 0)
-			return ret;
-		if (ret == 1 && sample)
-			ret = sample(s, &s->ctx, arg);
-		else if (ret == 0 && other)
-			ret = other(s, &rec, arg);
-		else
-			ret = 0;
+		if (!s->opts.unordered) {
+			ret = record_time(s, &rec, &time, err);
+			if (ret < 0)
+				return ret;
+			if (ret == 1) {
+				pm_oe__queue(&s->oe, &rec, time);
+				ret = pm_oe__maybe_half(&s->oe, deliver, &a);
+				if (ret)
+					return ret;
+				continue;
+			}
+			if (rec.type == PM_RECORD_FINISHED_ROUND) {
+				ret = pm_oe__round(&s->oe, deliver, &a);
+				if (ret)
+					return ret;
+			}
+		}
+		ret = deliver(&rec, &a);
 		if (ret)
 			return ret;
 	}
-	return ret;
+	if (ret < 0)
+		return ret;
+	return pm_oe__flush(&s->oe, UINT64_MAX, deliver, &a);
 }
 
 int pm_session__for_each_sample(struct pm_session *s, pm_session_sample_fn cb,
