@@ -46,6 +46,7 @@ struct pm_symbol {
 	uint8_t type;		/* enum pm_sym_type */
 	uint8_t bind;		/* enum pm_sym_bind */
 	bool sized;		/* size came from the file, not the fixup */
+	uint32_t seq;		/* order of addition (ties between aliases) */
 };
 
 struct pm_symtab;
@@ -64,16 +65,20 @@ void pm_symtab__add(struct pm_symtab *tab, uint64_t start, uint64_t size,
 		    const char *name);
 
 /*
- * Sort, merge symbols at the same address (keep the best name: one with a
- * size, then global over weak over local, then fewer leading underscores,
- * then the longer name, then the alphabetically first), fix up zero sizes,
- * demangle. Idempotent.
+ * Sort, merge symbols at the same address, fix up zero sizes, demangle.
+ * Idempotent. Of several names at one address the one perf shows is kept:
+ * perf extends zero sizes before it merges, so among unsized aliases only
+ * the last added has a length; then a symbol with a length beats one
+ * without, non-weak beats weak, global beats local, fewer leading
+ * underscores win, then the longer name, then the first added.
  */
 void pm_symtab__finish(struct pm_symtab *tab);
 
 /* The symbol whose [start, end) holds addr, or NULL. After finish(). */
 const struct pm_symbol *pm_symtab__find(const struct pm_symtab *tab,
 					uint64_t addr);
+/* Add every symbol of src to tab (before tab's finish()). */
+void pm_symtab__add_all(struct pm_symtab *tab, const struct pm_symtab *src);
 /* Linear search by raw or demangled name; for tests and tools. */
 const struct pm_symbol *pm_symtab__find_name(const struct pm_symtab *tab,
 					     const char *name);
@@ -138,7 +143,7 @@ int pm_kallsyms__check_host(const struct pm_kernel_ident *rec,
 			    struct pm_error *err);
 /*
  * The running kernel's build id from /sys/kernel/notes (or a file in that
- * format: ELF notes in host order). Returns its size (<= 20... 64), or a
+ * format: ELF notes in host order). Returns its size (at most max), or a
  * negative code.
  */
 int pm_kernel__host_build_id(const char *notes_path, uint8_t *id, size_t max,

@@ -77,7 +77,7 @@ struct pm_oe {
 	size_t nr, alloc;
 	struct oe_buf *cur;
 	uint64_t seq, bytes;
-	uint64_t max_time, next_flush, last_flush;
+	uint64_t max_time, next_flush;
 };
 typedef int (*pm_oe_deliver_fn)(const struct pm_record *rec, void *arg);
 

@@ -8,9 +8,10 @@
  * order (equal times keep file order), and the rest at the end. Records
  * without a timestamp, and perf's own records, go through at once.
  *
- * Queued records are copied into per-round buffers, freed when all of
- * their records have been delivered. When too much is queued (a file
- * without rounds), the older half is delivered early, as perf does.
+ * Queued records are copied into fixed-size chunks, each freed when all of
+ * its records have been delivered; queue entries are small, as they are
+ * sorted. When too much is queued (a file without rounds), the older half
+ * is delivered early, as perf does.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,19 +19,23 @@
 #include "pmprof/util.h"
 #include "session/internal.h"
 
+#define CHUNK_SIZE (1u << 20)
 #define MAX_QUEUED_BYTES (512u << 20)
 
 struct oe_buf {
-	uint8_t *data;
-	size_t len, alloc;
-	size_t pending;		/* records not yet delivered */
+	size_t len;
+	size_t pending;		/* records not yet delivered (+1 while open) */
+	uint8_t data[];
 };
 
 struct oe_entry {
 	uint64_t time, seq;
+	uint64_t offset, zoffset;	/* the record's */
+	uint8_t *data;
 	struct oe_buf *buf;
-	size_t off;
-	struct pm_record rec;	/* data set at delivery */
+	uint32_t type;
+	uint16_t misc, size;
+	bool compressed;
 };
 
 void pm_oe__init(struct pm_oe *oe)
@@ -38,25 +43,18 @@ void pm_oe__init(struct pm_oe *oe)
 	memset(oe, 0, sizeof(*oe));
 }
 
-static void buf_put(struct pm_oe *oe, struct oe_buf *b)
+static void buf_put(struct oe_buf *b)
 {
-	if (--b->pending > 0 || b == oe->cur)
-		return;
-	free(b->data);
-	free(b);
+	if (--b->pending == 0)
+		free(b);
 }
 
-/* Start a new buffer, so the old one can go once delivered. */
+/* Stop filling the current chunk; it goes once its records are out. */
 static void seal(struct pm_oe *oe)
 {
-	struct oe_buf *b = oe->cur;
-
-	if (!b)
-		return;
-	oe->cur = NULL;
-	if (--b->pending == 0) {
-		free(b->data);
-		free(b);
+	if (oe->cur) {
+		buf_put(oe->cur);
+		oe->cur = NULL;
 	}
 }
 
@@ -64,7 +62,7 @@ void pm_oe__free(struct pm_oe *oe)
 {
 	seal(oe);
 	for (size_t i = 0; i < oe->nr; i++)
-		buf_put(oe, oe->q[i].buf);
+		buf_put(oe->q[i].buf);
 	free(oe->q);
 	memset(oe, 0, sizeof(*oe));
 }
@@ -74,23 +72,27 @@ void pm_oe__queue(struct pm_oe *oe, const struct pm_record *rec, uint64_t time)
 	struct oe_entry *e;
 	struct oe_buf *b = oe->cur;
 
+	if (b && b->len + rec->size > CHUNK_SIZE)
+		seal(oe), b = NULL;
 	if (!b) {
-		b = oe->cur = pm_zalloc(sizeof(*b));
-		b->pending = 1;		/* the writer's own reference */
+		b = oe->cur = pm_malloc(sizeof(*b) + CHUNK_SIZE);
+		b->len = 0;
+		b->pending = 1;
 	}
-	PM_GROW(b->data, b->alloc, b->len + rec->size);
-	memcpy(b->data + b->len, rec->data, rec->size);
 	PM_GROW(oe->q, oe->alloc, oe->nr + 1);
 	e = &oe->q[oe->nr++];
 	e->time = time;
 	e->seq = oe->seq++;
+	e->offset = rec->offset;
+	e->zoffset = rec->zoffset;
+	e->data = b->data + b->len;
 	e->buf = b;
-	e->off = b->len;
-	e->rec = *rec;
-	e->rec.data = NULL;
-	e->rec.extra = NULL;
-	e->rec.extra_size = 0;
-	b->len += rec->size;
+	e->type = rec->type;
+	e->misc = rec->misc;
+	e->size = rec->size;
+	e->compressed = rec->compressed;
+	memcpy(e->data, rec->data, rec->size);
+	b->len += (rec->size + 7u) & ~7u;	/* keep records 8-aligned */
 	b->pending++;
 	oe->bytes += rec->size;
 	if (time > oe->max_time)
@@ -112,7 +114,6 @@ int pm_oe__flush(struct pm_oe *oe, uint64_t limit, pm_oe_deliver_fn fn,
 	size_t n = 0, i;
 	int ret = 0;
 
-	seal(oe);
 	if (!oe->nr)
 		return 0;
 	qsort(oe->q, oe->nr, sizeof(*oe->q), cmp_entry);
@@ -120,16 +121,18 @@ int pm_oe__flush(struct pm_oe *oe, uint64_t limit, pm_oe_deliver_fn fn,
 		n++;
 	for (i = 0; i < n && !ret; i++) {
 		struct oe_entry *e = &oe->q[i];
+		struct pm_record rec = {
+			.offset = e->offset, .zoffset = e->zoffset, .compressed = e->compressed,
+			.type = e->type, .misc = e->misc, .size = e->size,
+			.data = e->data,
+		};
 
-		e->rec.data = e->buf->data + e->off;
-		ret = fn(&e->rec, arg);
-		oe->bytes -= e->rec.size;
-		buf_put(oe, e->buf);
+		ret = fn(&rec, arg);
+		oe->bytes -= e->size;
+		buf_put(e->buf);
 	}
 	memmove(oe->q, oe->q + i, (oe->nr - i) * sizeof(*oe->q));
 	oe->nr -= i;
-	if (!ret && i)
-		oe->last_flush = limit;
 	return ret;
 }
 
@@ -145,7 +148,6 @@ int pm_oe__maybe_half(struct pm_oe *oe, pm_oe_deliver_fn fn, void *arg)
 {
 	if (oe->bytes < MAX_QUEUED_BYTES || oe->nr < 2)
 		return 0;
-	seal(oe);
 	qsort(oe->q, oe->nr, sizeof(*oe->q), cmp_entry);
 	return pm_oe__flush(oe, oe->q[oe->nr / 2].time, fn, arg);
 }

@@ -43,7 +43,7 @@ struct pm_session {
 	struct pm_sample sample;
 	struct pm_sample_ctx ctx;
 	struct pm_oe oe;		/* time order for pm_session__run() */
-	struct pm_sample scratch;	/* for queueing samples by time */
+	struct resolve_cache *cache;	/* (map, ip) -> addr, symbol */
 	struct pm_addr_loc *chain;
 	size_t nr_chain, alloc_chain;
 	bool chain_done;
@@ -110,6 +110,7 @@ void pm_session__delete(struct pm_session *s)
 	pm_dsos__delete(s->dsos);
 	pm_intern__free(&s->intern);
 	free(s->chain);
+	free(s->cache);
 	pm_oe__free(&s->oe);
 	free((char *)s->opts.symfs);
 	free((char *)s->opts.kallsyms);
@@ -456,6 +457,24 @@ static char level_of(uint8_t cpumode)
 	}
 }
 
+/*
+ * Samples hit the same few addresses again and again (hot loops): a
+ * direct-mapped cache from (map, ip) to the DSO address and symbol saves
+ * the segment and symbol searches. Maps never change once made, so an
+ * entry never goes stale.
+ */
+#define CACHE_BITS 14
+
+struct resolve_cache {
+	struct {
+		const struct pm_map *map;
+		uint64_t ip;
+		uint64_t addr;
+		const struct pm_symbol *sym;
+		bool data;
+	} e[1u << CACHE_BITS];
+};
+
 static void resolve(struct pm_session *s, const struct pm_thread *t,
 		    uint8_t cpumode, uint64_t ip, bool data,
 		    struct pm_addr_loc *loc)
@@ -476,11 +495,31 @@ static void resolve(struct pm_session *s, const struct pm_thread *t,
 		return;
 	loc->map = map;
 	loc->dso = map->dso;
-	loc->addr = pm_dso__map_ip(map->dso, map->start, map->pgoff, ip);
 	if (!map->identity)
 		loc->rel = ip - map->start + map->pgoff;
-	loc->sym = data ? pm_dso__find_data(map->dso, loc->addr)
-			: pm_dso__find_symbol(map->dso, loc->addr);
+	{
+		uint64_t h = (ip ^ ((uintptr_t)map >> 4)) * 0x9e3779b97f4a7c15ULL;
+		size_t i = (size_t)(h >> (64 - CACHE_BITS));
+
+		if (!s->cache)
+			s->cache = pm_zalloc(sizeof(*s->cache));
+		if (s->cache->e[i].map == map && s->cache->e[i].ip == ip &&
+		    s->cache->e[i].data == data) {
+			loc->addr = s->cache->e[i].addr;
+			loc->sym = s->cache->e[i].sym;
+			if (loc->sym)
+				loc->sym_off = loc->addr - loc->sym->start;
+			return;
+		}
+		loc->addr = pm_dso__map_ip(map->dso, map->start, map->pgoff, ip);
+		loc->sym = data ? pm_dso__find_data(map->dso, loc->addr)
+				: pm_dso__find_symbol(map->dso, loc->addr);
+		s->cache->e[i].map = map;
+		s->cache->e[i].ip = ip;
+		s->cache->e[i].data = data;
+		s->cache->e[i].addr = loc->addr;
+		s->cache->e[i].sym = loc->sym;
+	}
 	if (loc->sym)
 		loc->sym_off = loc->addr - loc->sym->start;
 }
@@ -625,11 +664,21 @@ static int record_time(struct pm_session *s, const struct pm_record *rec,
 	if (rec->type >= PM_RECORD_HEADER_ATTR)
 		return 0;
 	if (rec->type == PM_RECORD_SAMPLE) {
-		ret = pm_reader__parse_sample(s->r, rec, &s->scratch, err);
-		if (ret)
-			return ret;
-		*time = s->scratch.time;
-		return !!(s->scratch.sample_type & PM_SAMPLE_TIME);
+		/*
+		 * TIME sits after IDENTIFIER, IP and TID, whose presence all
+		 * events of a recording share (perf requires it): no need to
+		 * parse the whole sample twice.
+		 */
+		const struct pm_event *ev = pm_reader__event(s->r, 0);
+		uint64_t st = ev ? ev->attr.sample_type : 0;
+		size_t pos = 8 * (size_t)__builtin_popcountll(st &
+			(PM_SAMPLE_IDENTIFIER | PM_SAMPLE_IP | PM_SAMPLE_TID));
+
+		(void)err;
+		if (!(st & PM_SAMPLE_TIME) || 8 + pos + 8 > rec->size)
+			return 0;
+		*time = pm_reader__u64(s->r, rec->data + 8 + pos);
+		return 1;
 	} else {
 		struct pm_sample_id sid;
 

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,6 +26,9 @@
 #endif
 #ifndef EM_ARM
 #define EM_ARM 40
+#endif
+#ifndef EM_AARCH64
+#define EM_AARCH64 183
 #endif
 
 struct elf_handle {
@@ -114,6 +118,8 @@ static void read_debuglink(struct pm_elf_file *f, Elf_Scn *scn, bool swap)
 
 static void load_symbols(Elf *elf, const struct pm_elf_file *f,
 			 struct pm_symtab *funcs, struct pm_symtab *data);
+static void synthesize_plt(Elf *elf, uint16_t machine, size_t shstrndx,
+			   struct pm_symtab *funcs);
 
 int pm_elf_file__open(struct pm_elf_file *f, const char *path,
 		      const void *buf, size_t len, struct pm_symtab *funcs,
@@ -200,6 +206,8 @@ int pm_elf_file__open(struct pm_elf_file *f, const char *path,
 	}
 	if (funcs && (f->has_symtab || f->has_dynsym))
 		load_symbols(h.elf, f, funcs, data);
+	if (funcs && shstrndx)
+		synthesize_plt(h.elf, f->info.machine, shstrndx, funcs);
 	elf_close(&h);
 	return 0;
 }
@@ -308,6 +316,89 @@ static void add_table(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 			pm_symtab__add(data, value, sym.st_size, PM_SYM_OBJECT,
 				       bind_of(GELF_ST_BIND(sym.st_info)), name);
 		}
+	}
+}
+
+/*
+ * PLT entries as perf names them, "callee@plt" ("@plt" for IRELATIVE
+ * slots without a symbol), so samples in a PLT stub are not charged to
+ * the function before it. The n-th .rela.plt/.rel.plt relocation belongs
+ * to the n-th PLT entry: in .plt.sec when present (IBT), else in .plt
+ * after its header. Only for layouts known here: x86 and AArch64.
+ */
+static void synthesize_plt(Elf *elf, uint16_t machine, size_t shstrndx,
+			   struct pm_symtab *funcs)
+{
+	Elf_Scn *scn = NULL, *rel = NULL, *plt = NULL, *pltsec = NULL;
+	GElf_Shdr rsh, psh, ssh, dsh;
+	Elf_Data *rd, *sd;
+	uint64_t base, hdr, ent;
+	size_t n;
+
+	if (machine == EM_X86_64 || machine == EM_386)
+		hdr = 16, ent = 16;
+	else if (machine == EM_AARCH64)
+		hdr = 32, ent = 16;
+	else
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name)
+			continue;
+		if (!strcmp(name, ".rela.plt") || !strcmp(name, ".rel.plt"))
+			rel = scn;
+		else if (!strcmp(name, ".plt"))
+			plt = scn;
+		else if (!strcmp(name, ".plt.sec"))
+			pltsec = scn;
+	}
+	if (!rel || !plt || !gelf_getshdr(rel, &rsh) || !gelf_getshdr(plt, &psh) ||
+	    psh.sh_type == SHT_NOBITS || !rsh.sh_entsize)
+		return;
+	if (pltsec && gelf_getshdr(pltsec, &ssh) && ssh.sh_type != SHT_NOBITS) {
+		base = ssh.sh_addr;
+		ent = ssh.sh_entsize ? ssh.sh_entsize : ent;
+	} else {
+		base = psh.sh_addr + hdr;
+	}
+	scn = elf_getscn(elf, rsh.sh_link);	/* the dynamic symbols */
+	if (!scn || !gelf_getshdr(scn, &dsh))
+		return;
+	rd = elf_getdata(rel, NULL);
+	sd = elf_getdata(scn, NULL);
+	if (!rd || !rd->d_buf || !sd || !sd->d_buf)
+		return;
+	n = rsh.sh_size / rsh.sh_entsize;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t info, addr = base + i * ent;
+		const char *name = NULL;
+		GElf_Sym sym;
+		char buf[512];
+
+		if (rsh.sh_type == SHT_RELA) {
+			GElf_Rela r;
+
+			if (!gelf_getrela(rd, (int)i, &r))
+				break;
+			info = r.r_info;
+		} else {
+			GElf_Rel r;
+
+			if (!gelf_getrel(rd, (int)i, &r))
+				break;
+			info = r.r_info;
+		}
+		if (addr + ent > psh.sh_addr + psh.sh_size && !pltsec)
+			break;
+		if (GELF_R_SYM(info) && gelf_getsym(sd, (int)GELF_R_SYM(info), &sym))
+			name = elf_strptr(elf, dsh.sh_link, sym.st_name);
+		snprintf(buf, sizeof(buf), "%s@plt", name ? name : "");
+		pm_symtab__add(funcs, addr, ent, PM_SYM_FUNC, PM_BIND_GLOBAL, buf);
 	}
 }
 

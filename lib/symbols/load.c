@@ -285,11 +285,20 @@ int pm_dso__load_elf(struct pm_dso *dso, struct pm_error *err)
 	if (!found || !dso->bin.has_symtab) {
 		dso->dbg_tried = true;
 		if (search_debug(dso, true, &f, &d)) {
-			/* the debug file's .symtab supersedes .dynsym */
-			pm_symtab__delete(dso->funcs);
-			pm_symtab__delete(dso->data);
-			dso->funcs = f;
-			dso->data = d;
+			/*
+			 * The debug file's .symtab joins what the binary
+			 * gave (.dynsym names, PLT entries): aliases fold at
+			 * finish().
+			 */
+			if (dso->funcs) {
+				pm_symtab__add_all(dso->funcs, f);
+				pm_symtab__add_all(dso->data, d);
+				pm_symtab__delete(f);
+				pm_symtab__delete(d);
+			} else {
+				dso->funcs = f;
+				dso->data = d;
+			}
 			dso->sym_path = dso->dbg.path;
 		}
 	}

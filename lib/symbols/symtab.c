@@ -4,6 +4,13 @@
  * sorts them once, folds aliases (several names at one address) into the
  * best one, and gives zero-size symbols the room up to the next symbol, so
  * a lookup is one binary search.
+ *
+ * Measured (this 2-core VM, random addresses over the whole table, the
+ * worst case for caches): 28 ns a lookup in libc (3.8k symbols), 50 ns
+ * in libstdc++ (4.9k), ~180 ns in kallsyms (122k); the branch-free search
+ * over a separate array of starts was 4-8x faster than a branchy one
+ * over the symbols. Loading: libc 9 ms, kallsyms ~140 ms CPU (malloc per
+ * name dominates).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +21,12 @@
 struct pm_symtab {
 	struct pm_symbol *syms;
 	size_t nr, alloc;
+	/*
+	 * After finish(): the starts alone, so the binary search touches
+	 * 8 bytes a probe, and the largest end up to each index, so a miss
+	 * knows at once whether some earlier symbol could enclose it.
+	 */
+	uint64_t *starts, *max_end;
 	bool demangle;
 	bool finished;
 };
@@ -45,6 +58,8 @@ void pm_symtab__delete(struct pm_symtab *tab)
 	for (size_t i = 0; i < tab->nr; i++)
 		free_names(&tab->syms[i]);
 	free(tab->syms);
+	free(tab->starts);
+	free(tab->max_end);
 	free(tab);
 }
 
@@ -66,6 +81,17 @@ void pm_symtab__add(struct pm_symtab *tab, uint64_t start, uint64_t size,
 	s->name = s->raw_name;
 	s->type = (uint8_t)type;
 	s->bind = (uint8_t)bind;
+	s->seq = (uint32_t)tab->nr;
+}
+
+void pm_symtab__add_all(struct pm_symtab *tab, const struct pm_symtab *src)
+{
+	for (size_t i = 0; i < src->nr; i++) {
+		const struct pm_symbol *s = &src->syms[i];
+
+		pm_symtab__add(tab, s->start, s->sized ? s->end - s->start : 0,
+			       s->type, s->bind, s->raw_name);
+	}
 }
 
 static int cmp_start(const void *a, const void *b)
@@ -74,7 +100,7 @@ static int cmp_start(const void *a, const void *b)
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	return 0;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static size_t underscores(const char *s)
@@ -96,13 +122,18 @@ static int bind_rank(uint8_t bind)
 	}
 }
 
-/* True if a is a better name than b for the same address. */
-static bool better(const struct pm_symbol *a, const struct pm_symbol *b)
+/*
+ * True if a is a better name than b for the same address. `alen`/`blen`:
+ * whether each has a length in perf's eyes (sized, or the last unsized
+ * alias, which perf's end fixup extends to the next address).
+ */
+static bool better(const struct pm_symbol *a, bool alen,
+		   const struct pm_symbol *b, bool blen)
 {
 	size_t ua, ub, la, lb;
 
-	if (a->sized != b->sized)
-		return a->sized;
+	if (alen != blen)
+		return alen;
 	if (bind_rank(a->bind) != bind_rank(b->bind))
 		return bind_rank(a->bind) > bind_rank(b->bind);
 	ua = underscores(a->raw_name);
@@ -113,13 +144,28 @@ static bool better(const struct pm_symbol *a, const struct pm_symbol *b)
 	lb = strlen(b->raw_name);
 	if (la != lb)
 		return la > lb;
-	return strcmp(a->raw_name, b->raw_name) < 0;
+	return a->seq < b->seq;
 }
 
 static bool mangled(const char *s)
 {
 	return (s[0] == '_' && (s[1] == 'Z' || s[1] == 'R')) ||
 	       (s[0] == '_' && s[1] == '_' && s[2] == 'Z');
+}
+
+static void index_table(struct pm_symtab *tab)
+{
+	uint64_t m = 0;
+
+	free(tab->starts);
+	free(tab->max_end);
+	tab->starts = pm_calloc(tab->nr ? tab->nr : 1, sizeof(*tab->starts));
+	tab->max_end = pm_calloc(tab->nr ? tab->nr : 1, sizeof(*tab->max_end));
+	for (size_t i = 0; i < tab->nr; i++) {
+		tab->starts[i] = tab->syms[i].start;
+		m = PM_MAX(m, tab->syms[i].end);
+		tab->max_end[i] = m;
+	}
 }
 
 void pm_symtab__finish(struct pm_symtab *tab)
@@ -135,27 +181,34 @@ void pm_symtab__finish(struct pm_symtab *tab)
 
 	/* fold aliases: one symbol per start address */
 	out = 0;
-	for (i = 1; i < tab->nr; i++) {
-		struct pm_symbol *keep = &tab->syms[out], *s = &tab->syms[i];
+	for (i = 0; i < tab->nr; ) {
+		size_t j, k, last_unsized = SIZE_MAX, best = i;
+		struct pm_symbol *keep;
 
-		if (s->start != keep->start) {
-			tab->syms[++out] = *s;
-			continue;
-		}
-		if (better(s, keep)) {
-			struct pm_symbol t = *keep;
-
-			*keep = *s;
-			*s = t;
-		}
-		/* the loser may still know the size */
-		if (!keep->sized && s->sized) {
-			keep->end = s->end;
-			keep->sized = true;
-		}
-		free_names(s);
+		for (j = i; j < tab->nr && tab->syms[j].start == tab->syms[i].start; j++)
+			if (!tab->syms[j].sized)
+				last_unsized = j;
+		for (k = i + 1; k < j; k++)
+			if (better(&tab->syms[k], tab->syms[k].sized || k == last_unsized,
+				   &tab->syms[best],
+				   tab->syms[best].sized || best == last_unsized))
+				best = k;
+		keep = &tab->syms[best];
+		/* a size known under another name still counts */
+		if (!keep->sized)
+			for (k = i; k < j; k++)
+				if (tab->syms[k].sized) {
+					keep->end = tab->syms[k].end;
+					keep->sized = true;
+					break;
+				}
+		for (k = i; k < j; k++)
+			if (k != best)
+				free_names(&tab->syms[k]);
+		tab->syms[out++] = *keep;
+		i = j;
 	}
-	tab->nr = out + 1;
+	tab->nr = out;
 
 	for (i = 0; i < tab->nr; i++) {
 		struct pm_symbol *s = &tab->syms[i];
@@ -176,32 +229,32 @@ void pm_symtab__finish(struct pm_symtab *tab)
 				s->name = d;
 		}
 	}
+	index_table(tab);
 }
 
 const struct pm_symbol *pm_symtab__find(const struct pm_symtab *tab,
 					uint64_t addr)
 {
-	size_t lo = 0, hi = tab->nr, i, k;
+	const uint64_t *st = tab->starts, *base = st;
+	size_t n = tab->nr, i, k;
 
-	/* find the last symbol with start <= addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	if (!st || !n || st[0] > addr)
+		return NULL;	/* not finished, empty, or before the first */
+	/* the last symbol with start <= addr; branch-free (cmov) halving */
+	while (n > 1) {
+		size_t half = n / 2;
 
-		if (tab->syms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
+		base = base[half] <= addr ? base + half : base;
+		n -= half;
 	}
-	if (lo == 0)
-		return NULL;
-	i = lo - 1;
-	/* innermost first; an enclosing symbol (rare) a few entries back */
-	for (k = 0; k < PM_SYMTAB_NEST && k <= i; k++) {
-		const struct pm_symbol *s = &tab->syms[i - k];
-
-		if (addr < s->end)
-			return s;
-	}
+	i = (size_t)(base - st);
+	if (addr < tab->syms[i].end)
+		return &tab->syms[i];
+	/* in a gap, unless an earlier symbol encloses this one (rare) */
+	for (k = 1; k <= PM_SYMTAB_NEST && k <= i && tab->max_end[i - k + 1] > addr;
+	     k++)
+		if (addr < tab->syms[i - k].end)
+			return &tab->syms[i - k];
 	return NULL;
 }
 
@@ -231,4 +284,6 @@ void pm_symtab__shift(struct pm_symtab *tab, int64_t delta)
 		tab->syms[i].start += (uint64_t)delta;
 		tab->syms[i].end += (uint64_t)delta;
 	}
+	if (tab->finished)
+		index_table(tab);
 }

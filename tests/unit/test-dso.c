@@ -255,6 +255,39 @@ static void test_lookup_plain(void **state)
 	pm_dsos__delete(dsos);
 }
 
+/* PLT stubs are named as objdump labels them: "<lib_fn@plt>". */
+static void test_plt(void **state)
+{
+	struct fixture *fx = *state;
+	struct pm_dsos *dsos = pm_dsos__new(NULL);
+	struct pm_dso *dso = pm_dsos__findnew(dsos, fx->bin);
+	char *txt = st_run("objdump -d -j .plt -j .plt.sec '%s'", fx->bin);
+	char *line, *save = NULL;
+	size_t checked = 0;
+
+	assert_non_null(txt);
+	for (line = strtok_r(txt, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		uint64_t addr;
+		char name[256], *end;
+		const struct pm_symbol *s;
+
+		if (sscanf(line, "%" SCNx64 " <%255[^>]>:", &addr, name) != 2 ||
+		    !(end = strstr(name, "@plt")) || end[4])
+			continue;
+		s = pm_dso__find_symbol(dso, addr);
+		assert_non_null(s);
+		assert_string_equal(s->name, name);
+		assert_int_equal(s->start, addr);
+		checked++;
+	}
+	/* printf/fopen/fgets/lib_fn... at least the library call */
+	assert_true(checked >= 2);
+	free(txt);
+	pm_dso__put(dso);
+	pm_dsos__delete(dsos);
+}
+
 static void test_srcline(void **state)
 {
 	struct fixture *fx = *state;
@@ -582,6 +615,7 @@ int main(void)
 {
 	const struct CMUnitTest pie[] = {
 		cmocka_unit_test(test_lookup_plain),
+		cmocka_unit_test(test_plt),
 		cmocka_unit_test(test_srcline),
 		cmocka_unit_test(test_debuglink),
 		cmocka_unit_test(test_debug_by_build_id),
@@ -590,6 +624,7 @@ int main(void)
 	};
 	const struct CMUnitTest nopie[] = {
 		cmocka_unit_test(test_lookup_plain),
+		cmocka_unit_test(test_plt),
 		cmocka_unit_test(test_debuglink),
 		cmocka_unit_test(test_debug_by_build_id),
 	};

@@ -61,9 +61,18 @@ static void test_symtab_aliases(void **state)
 	struct pm_symtab *t = pm_symtab__new(false);
 
 	(void)state;
-	/* sized beats unsized; then global > local > weak; fewer '_' */
-	pm_symtab__add(t, 0x100, 0, PM_SYM_FUNC, PM_BIND_GLOBAL, "nosize");
+	/*
+	 * perf's rules: among unsized aliases only the last added counts as
+	 * having a length; with a length beats without; then non-weak over
+	 * weak, global over local, fewer leading '_', the longer name.
+	 */
+	pm_symtab__add(t, 0x100, 0, PM_SYM_FUNC, PM_BIND_GLOBAL, "nosize1");
 	pm_symtab__add(t, 0x100, 8, PM_SYM_FUNC, PM_BIND_WEAK, "weak");
+	pm_symtab__add(t, 0x100, 0, PM_SYM_FUNC, PM_BIND_GLOBAL, "nosize2");
+	pm_symtab__add(t, 0x180, 0, PM_SYM_FUNC, PM_BIND_GLOBAL, "__pi___thunk");
+	pm_symtab__add(t, 0x180, 0, PM_SYM_FUNC, PM_BIND_GLOBAL, "__thunk");
+	pm_symtab__add(t, 0x1c0, 4, PM_SYM_FUNC, PM_BIND_GLOBAL, "sized");
+	pm_symtab__add(t, 0x1c0, 0, PM_SYM_FUNC, PM_BIND_GLOBAL, "unsized_longer");
 	pm_symtab__add(t, 0x200, 8, PM_SYM_FUNC, PM_BIND_WEAK, "w");
 	pm_symtab__add(t, 0x200, 8, PM_SYM_FUNC, PM_BIND_LOCAL, "l");
 	pm_symtab__add(t, 0x200, 8, PM_SYM_FUNC, PM_BIND_GLOBAL, "__g");
@@ -72,8 +81,13 @@ static void test_symtab_aliases(void **state)
 	pm_symtab__add(t, 0x400, 8, PM_SYM_FUNC, PM_BIND_GLOBAL, "ab");
 	pm_symtab__add(t, 0x400, 8, PM_SYM_FUNC, PM_BIND_GLOBAL, "abc");
 	pm_symtab__finish(t);
-	assert_int_equal(pm_symtab__nr(t), 4);
-	assert_string_equal(pm_symtab__find(t, 0x100)->name, "weak");
+	assert_int_equal(pm_symtab__nr(t), 6);
+	assert_string_equal(pm_symtab__find(t, 0x100)->name, "nosize2");
+	/* the size of the losing "weak" is kept */
+	assert_int_equal(pm_symtab__find(t, 0x100)->end, 0x108);
+	assert_string_equal(pm_symtab__find(t, 0x180)->name, "__thunk");
+	assert_int_equal(pm_symtab__find(t, 0x180)->end, 0x1c0);
+	assert_string_equal(pm_symtab__find(t, 0x1c0)->name, "unsized_longer");
 	assert_string_equal(pm_symtab__find(t, 0x200)->name, "__g");
 	assert_string_equal(pm_symtab__find(t, 0x300)->name, "x");
 	assert_string_equal(pm_symtab__find(t, 0x407)->name, "abc");
@@ -220,8 +234,8 @@ static void test_kallsyms(void **state)
 					    sizeof(kallsyms_text) - 1, "test",
 					    &ks, &err), 0);
 	k = pm_kallsyms__kernel(ks);
-	/* _text and startup_64 share an address: global, same '_'... the
-	 * one with fewer underscores wins */
+	/* _text and startup_64 share an address, both unsized: as in
+	 * perf the later line wins */
 	assert_string_equal(pm_symtab__find(k, 0xffffffff81000050)->name,
 			    "startup_64");
 	assert_string_equal(pm_symtab__find(k, 0xffffffff810001ff)->name,
@@ -289,7 +303,7 @@ static void test_kallsyms_host(void **state)
 	struct pm_kallsyms *ks;
 	struct pm_error err;
 	char *line;
-	uint64_t addr;
+	uint64_t addr = 0;
 	char type, name[256];
 
 	(void)state;
