@@ -20,6 +20,7 @@ static const struct cmd commands[] = {
 	{ "info", cmd_info, "show the header, features and events of a recording" },
 	{ "dump", cmd_dump, "print every record, decoded" },
 	{ "inject", cmd_inject, "rewrite a recording (pipe to file, byte order)" },
+	{ "metrics", cmd_metrics, "per-function metrics (CPI, misses per kilo-instruction) from sample windows" },
 	{ "help", cmd_help, "show the manual page of a command" },
 };
 
