@@ -66,7 +66,8 @@ static int on_record(struct pm_session *s, const struct pm_record *rec,
 
 	(void)s;
 	if (rec->type != PM_RECORD_THROTTLE && rec->type != PM_RECORD_UNTHROTTLE &&
-	    rec->type != PM_RECORD_LOST && rec->type != PM_RECORD_LOST_SAMPLES)
+	    rec->type != PM_RECORD_LOST && rec->type != PM_RECORD_LOST_SAMPLES &&
+	    rec->type != PM_RECORD_ID_INDEX)
 		return 0;
 	if (add_events(run))
 		return -1;

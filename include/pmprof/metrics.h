@@ -183,7 +183,8 @@ void pm_metrics__sample(struct pm_metrics *m, const struct pm_sample *s,
 void pm_metrics__throttle(struct pm_metrics *m, uint64_t id);
 void pm_metrics__unthrottle(struct pm_metrics *m, uint64_t id);
 void pm_metrics__lost(struct pm_metrics *m, uint64_t id, uint64_t nr_lost);
-/* THROTTLE, UNTHROTTLE, LOST and LOST_SAMPLES records; others ignored. */
+/* THROTTLE, UNTHROTTLE, LOST, LOST_SAMPLES and ID_INDEX records (the
+ * scopes of ids); others ignored. */
 int pm_metrics__record(struct pm_metrics *m, struct pm_reader *r,
 		       const struct pm_record *rec, struct pm_error *err);
 

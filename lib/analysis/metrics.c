@@ -713,6 +713,28 @@ void pm_metrics__lost(struct pm_metrics *m, uint64_t id, uint64_t nr_lost)
 	restart(m, id);
 }
 
+/* ID_INDEX says which ids are per-CPU (tid -1); it precedes the samples. */
+static int apply_id_index(struct pm_metrics *m, struct pm_reader *r,
+			  const struct pm_record *rec, struct pm_error *err)
+{
+	struct pm_rec_id_index idx;
+	uint64_t i;
+	int ret;
+
+	ret = pm_rec__id_index(r, rec, &idx, err);
+	if (ret)
+		return ret;
+	for (i = 0; i < idx.nr; i++) {
+		struct pm_id_index_entry ent;
+
+		pm_rec_id_index__entry(r, &idx, i, &ent);
+		pm_metrics__set_id_scope(m, ent.id, (int64_t)ent.tid == -1 ?
+					 PM_METRICS_SCOPE_CPU :
+					 PM_METRICS_SCOPE_TASK);
+	}
+	return 0;
+}
+
 int pm_metrics__record(struct pm_metrics *m, struct pm_reader *r,
 		       const struct pm_record *rec, struct pm_error *err)
 {
@@ -753,6 +775,8 @@ int pm_metrics__record(struct pm_metrics *m, struct pm_reader *r,
 			m->sum.lost_samples += ls.lost;
 		}
 		return 0;
+	case PM_RECORD_ID_INDEX:
+		return apply_id_index(m, r, rec, err);
 	default:
 		return 0;
 	}

@@ -930,7 +930,7 @@ static void test_table_and_json(void **state)
 	assert_string_equal(json_string_value(json_object_get(fn, "dso")), "prog");
 	assert_int_equal(json_integer_value(json_object_get(
 		json_object_get(fn, "counts"), "cycles")), 1000);
-	assert_true(fabs(json_real_value(json_object_get(
+	assert_true(fabs(json_number_value(json_object_get(
 		json_object_get(fn, "metrics"), "CPI")) - 1.0) < 1e-12);
 	/* One kept window: no interval. */
 	assert_true(json_is_null(json_object_get(json_object_get(fn, "ci95"), "CPI")));
