@@ -35,7 +35,7 @@ ifneq ($(SAN),)
 ALL_CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS    += -fsanitize=$(SAN)
 endif
-LIBS     := $(PKG_LIBS) -lm
+LIBS     := $(PKG_LIBS) -liberty -lm
 
 LIB_SRCS  := $(sort $(wildcard lib/*/*.c))
 CLI_SRCS  := $(sort $(wildcard src/*.c))

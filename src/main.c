@@ -21,6 +21,7 @@ static const struct cmd commands[] = {
 	{ "dump", cmd_dump, "print every record, decoded" },
 	{ "inject", cmd_inject, "rewrite a recording (pipe to file, byte order)" },
 	{ "record", cmd_record, "record events (for now: --dry-run shows the attrs and the sampling plan)" },
+	{ "metrics", cmd_metrics, "per-function metrics (CPI, misses per kilo-instruction) from sample windows" },
 	{ "help", cmd_help, "show the manual page of a command" },
 };
 
