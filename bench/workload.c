@@ -448,8 +448,8 @@ static void usage(FILE *f)
 "  -d, --nest D        call each behaviour through D frames, 1-3\n"
 "                      (nest_D -> ... -> nest_1 -> behaviour; default 1)\n"
 "  -o, --only NAME     run one behaviour alone\n"
-"  -t, --threads N     run the loop in N threads, each doing all\n"
-"                      the iterations (default 1)\n"
+"  -t, --threads N     run the loop in N threads (the main thread and\n"
+"                      N-1 more), each doing all the iterations\n"
 "  -f, --fork          also fork and exec a child copy of this command\n"
 "                      (without --fork), and wait for it\n"
 "  -p, --profileme     run the ProfileMe loop instead: a branch on %u\n"
@@ -607,7 +607,8 @@ int main(int argc, char **argv)
 			pthread_t tids[256];
 			int err;
 
-			for (int i = 0; i < cfg.threads; i++) {
+			/* The main thread is worker 0: N threads in all. */
+			for (int i = 1; i < cfg.threads; i++) {
 				err = pthread_create(&tids[i], NULL, thread_main,
 						     (void *)(uintptr_t)i);
 				if (err) {
@@ -616,7 +617,8 @@ int main(int argc, char **argv)
 					return 1;
 				}
 			}
-			for (int i = 0; i < cfg.threads; i++)
+			run_behaviours(&cfg, 0);
+			for (int i = 1; i < cfg.threads; i++)
 				pthread_join(tids[i], NULL);
 		}
 		free(chase_base);
