@@ -9,5 +9,6 @@ int cmd_inject(int argc, const char **argv);
 int cmd_metrics(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
+int cmd_sim(int argc, const char **argv);
 
 #endif

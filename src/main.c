@@ -22,6 +22,7 @@ static const struct cmd commands[] = {
 	{ "inject", cmd_inject, "rewrite a recording (pipe to file, byte order)" },
 	{ "record", cmd_record, "record events (for now: --dry-run shows the attrs and the sampling plan)" },
 	{ "metrics", cmd_metrics, "per-function metrics (CPI, misses per kilo-instruction) from sample windows" },
+	{ "sim", cmd_sim, "simulate a workload model through the sampling logic: perf.data and the truth" },
 	{ "help", cmd_help, "show the manual page of a command" },
 };
 
