@@ -25,6 +25,8 @@ struct mx_group {
 	int leader;		/* event index */
 	size_t nr;
 	int *counter;		/* nr counter indices, by position */
+	uint64_t *cache_id;	/* the last sample's read ids, by value index, */
+	int *cache_pos;		/* and the positions they went to (-1: none) */
 	uint64_t kept;		/* kept windows over every function */
 	double *sq;		/* nr: sum of squared counts over them */
 };
@@ -99,6 +101,7 @@ struct pm_metrics {
 	uint8_t *have;		/* and whether each was present */
 	size_t nr_vals, alloc_vals, alloc_have;
 	size_t last_stream;	/* + 1; a one-entry cache */
+	size_t last_id;		/* + 1; a one-entry cache of find_id */
 
 	struct mx_func **funcs;
 	size_t nr_funcs, alloc_funcs;

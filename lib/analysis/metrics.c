@@ -94,14 +94,18 @@ static struct mx_id *find_id(struct pm_metrics *m, uint64_t id, bool create)
 {
 	size_t s;
 
+	if (m->last_id && m->ids[m->last_id - 1].id == id)
+		return &m->ids[m->last_id - 1];
 	if (!m->id_index.slots) {
 		if (!create)
 			return NULL;
 		index_reserve(m, &m->id_index, 0, id_hash);
 	}
 	s = INDEX_FIND(&m->id_index, mix64(id), m->ids[i].id == id);
-	if (m->id_index.slots[s])
-		return &m->ids[m->id_index.slots[s] - 1];
+	if (m->id_index.slots[s]) {
+		m->last_id = m->id_index.slots[s];
+		return &m->ids[m->last_id - 1];
+	}
 	if (!create)
 		return NULL;
 	index_reserve(m, &m->id_index, m->nr_ids, id_hash);
@@ -148,6 +152,8 @@ void pm_metrics__delete(struct pm_metrics *m)
 	free(m->func_index.slots);
 	for (g = 0; g < m->nr_groups; g++) {
 		free(m->groups[g].counter);
+		free(m->groups[g].cache_id);
+		free(m->groups[g].cache_pos);
 		free(m->groups[g].sq);
 	}
 	free(m->groups);
@@ -316,6 +322,10 @@ void mx_prepare(struct pm_metrics *m)
 		g->nr = nr;
 		g->counter = pm_calloc(nr, sizeof(*g->counter));
 		g->sq = pm_calloc(nr, sizeof(*g->sq));
+		g->cache_id = pm_calloc(nr, sizeof(*g->cache_id));
+		g->cache_pos = pm_calloc(nr, sizeof(*g->cache_pos));
+		for (j = 0; j < nr; j++)
+			g->cache_pos[j] = -2;	/* nothing cached */
 		g->kept = 0;
 		for (j = 0; j < nr; j++) {
 			g->counter[j] = (int)m->nr_counters;
@@ -526,7 +536,7 @@ static int event_index(const struct pm_metrics *m, const struct pm_event *ev)
 static void read_values(struct pm_metrics *m, const struct pm_sample *s,
 			const struct mx_event *e)
 {
-	const struct mx_group *g = &m->groups[e->group];
+	struct mx_group *g = &m->groups[e->group];
 	uint64_t rf = e->ev->attr.read_format;
 	uint64_t j;
 
@@ -535,13 +545,26 @@ static void read_values(struct pm_metrics *m, const struct pm_sample *s,
 		int pos;
 
 		if (rf & PM_FORMAT_ID) {
-			const struct mx_id *id = find_id(m, s->read.values[j].id,
-							 false);
+			uint64_t vid = s->read.values[j].id;
+			const struct mx_id *id;
 
-			if (!id || id->event < 0 ||
-			    m->events[id->event].group != e->group)
+			/* Samples of a group carry the same ids in the same
+			 * order: remember where each went. */
+			if (j < g->nr && g->cache_pos[j] != -2 &&
+			    g->cache_id[j] == vid) {
+				pos = g->cache_pos[j];
+			} else {
+				id = find_id(m, vid, false);
+				pos = id && id->event >= 0 &&
+				      m->events[id->event].group == e->group ?
+				      m->events[id->event].pos : -1;
+				if (j < g->nr) {
+					g->cache_id[j] = vid;
+					g->cache_pos[j] = pos;
+				}
+			}
+			if (pos < 0)
 				continue;
-			pos = m->events[id->event].pos;
 		} else if (rf & PM_FORMAT_GROUP) {
 			if (j >= g->nr)
 				break;

@@ -7,9 +7,10 @@
 
 have_perf || { skip metrics "perf cannot record here"; exit 0; }
 tool="$TOP/tests/tools/metrics_windows.py"
-# No exec or dlopen while sampling: pmprof's session applies records in
-# file order, perf script in time order, and a map that changes while
-# samples sit in another CPU's buffer would be resolved differently.
+# No exec or dlopen while sampling, and (below) one CPU: pmprof's session
+# applies records in file order, perf script in time order, and a map
+# written to another CPU's buffer than the samples after it would be
+# resolved differently (for the session to fix with time ordering).
 loop='i=0; while [ $i -lt 80000 ]; do i=$((i+1)); done'
 
 rec() {	# rec NAME perf-record-args...
@@ -30,7 +31,10 @@ against() {
 		python3 "$tool" "$@" "$TMP/$name.D" "$TMP/$name.script" "$TMP/$name.json"
 }
 
-if rec task -e '{cpu-clock,task-clock,page-faults}:S' -- sh -c "$loop"; then
+# One CPU: one ring buffer, so file order is time order for the maps too.
+pin=
+command -v taskset >/dev/null 2>&1 && pin="taskset -c 0"
+if rec task -e '{cpu-clock,task-clock,page-faults}:S' -- $pin sh -c "$loop"; then
 	against task
 	f="$TMP/task.data"
 	# A fixed-period recording: mode none by default, every window used.
