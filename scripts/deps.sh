@@ -87,7 +87,7 @@ fi
 line="apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
 echo "deps.sh: missing: ${missing[*]}"
 if [ "$check_only" = 1 ] || [ "$(id -u)" -ne 0 ]; then
-	echo "deps.sh: run as root:"
+	echo "deps.sh: to install them, as root:"
 	echo "  $line"
 	exit 1
 fi
