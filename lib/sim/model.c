@@ -79,7 +79,9 @@ struct ctx {
 
 static int bad(struct ctx *c, const char *what, const char *why)
 {
-	return pm_error__fmt(c->err, PM_EFORMAT, "%s: %s: %s", c->origin, what, why);
+	/* The caller names the model (pm_cli_input_error prints it). */
+	(void)c->origin;
+	return pm_error__fmt(c->err, PM_EFORMAT, "%s: %s", what, why);
 }
 
 static int get_number(struct ctx *c, json_t *v, const char *what, double *out)
@@ -446,8 +448,8 @@ int pm_sim_model__parse(struct pm_sim_model **out, const char *json,
 	*out = NULL;
 	root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
-		return pm_error__fmt(err, PM_EFORMAT, "%s: line %d column %d: %s",
-				     c.origin, jerr.line, jerr.column, jerr.text);
+		return pm_error__fmt(err, PM_EFORMAT, "line %d column %d: %s",
+				     jerr.line, jerr.column, jerr.text);
 	m = pm_zalloc(sizeof(*m));
 	ret = parse_root(&c, root, m);
 	json_decref(root);
@@ -472,8 +474,8 @@ int pm_sim_model__load(struct pm_sim_model **out, const char *name,
 		return pm_sim_model__parse(out, text, strlen(text), name, err);
 	f = fopen(name, "rb");
 	if (!f)
-		return pm_error__fmt(err, -errno, "%s: %s (builtin models: arm-benchmark, resonant)",
-				     name, strerror(errno));
+		return pm_error__fmt(err, -errno, "%s (builtin models: arm-benchmark, resonant)",
+				     strerror(errno));
 	do {
 		PM_GROW(buf, alloc, len + 65536);
 		n = fread(buf + len, 1, alloc - len, f);
@@ -482,7 +484,7 @@ int pm_sim_model__load(struct pm_sim_model **out, const char *name,
 	if (ferror(f)) {
 		fclose(f);
 		free(buf);
-		return pm_error__fmt(err, -EIO, "%s: read error", name);
+		return pm_error__fmt(err, -EIO, "read error");
 	}
 	fclose(f);
 	ret = pm_sim_model__parse(out, buf, len, name, err);

@@ -917,7 +917,7 @@ static int set_features(struct sim *S)
 static void setup_threads(struct sim *S)
 {
 	const struct pm_sim_model *m = S->m;
-	size_t i, j, k, ns = m->nr_streams, calls = 0;
+	size_t i, j, ns = m->nr_streams, calls = 0;
 	uint64_t seed = S->o->seed;
 
 	for (i = 0; i < m->nr_funcs; i++)
@@ -967,7 +967,6 @@ static void setup_threads(struct sim *S)
 		if (c->nr)
 			schedule(S, i);
 	}
-	(void)k;
 }
 
 static void free_sim(struct sim *S)
