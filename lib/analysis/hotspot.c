@@ -368,8 +368,14 @@ static void deliver(struct pm_hotspot *h, struct pm_session *s,
 		size_t n = pm_session__callchain(s, &chain);
 
 		for (size_t i = 0; i < n; i++) {
-			make_key(h, ctx, &chain[i], key);
-			e = findnew(hi, words, key, ctx, &chain[i]);
+			struct pm_addr_loc loc = chain[i];
+
+			/* perf shows an entry outside every map with the
+			 * sample's level */
+			if (!loc.map)
+				loc.level = ctx->ip.level;
+			make_key(h, ctx, &loc, key);
+			e = findnew(hi, words, key, ctx, &loc);
 			if (e->seq != h->seq) {	/* once per sample */
 				e->seq = h->seq;
 				e->st[slot].acc += period;

@@ -116,3 +116,17 @@ out=$("$PMPROF" report -i "$TMP/single.data" --percent-limit 5 --format csv |
 check_eq "--percent-limit 5 hides rows below 5%" 0 "$out"
 "$PMPROF" report -i "$TMP/single.data" --sort bogus >/dev/null 2>&1
 check_eq "unknown sort key is a usage error" 1 "$?"
+
+# --children: Children and Self shares of every row equal perf's.
+perf report -i "$TMP/callgraph.data" --stdio -q --children --sort dso,sym -g none \
+	--percent-limit 0 2>/dev/null |
+	sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' | grep . | sort >"$TMP/children.perf"
+"$PMPROF" report -i "$TMP/callgraph.data" --children --format csv |
+	python3 -c '
+import csv, sys
+for r in csv.DictReader(sys.stdin):
+    print("%.2f%%|%.2f%%|%s|%s" % (float(r["Children"]), float(r["Self"]),
+                                   r["Shared Object"], r["Symbol"]))' |
+	sort >"$TMP/children.pmprof"
+check_files_eq "--children equals perf report --children" \
+	"$TMP/children.perf" "$TMP/children.pmprof"
