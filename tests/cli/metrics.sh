@@ -15,7 +15,7 @@ loop='i=0; while [ $i -lt 80000 ]; do i=$((i+1)); done'
 
 rec() {	# rec NAME perf-record-args...
 	local name=$1; shift
-	perf record -q -o "$TMP/$name.data" "$@" >/dev/null 2>"$TMP/$name.err" ||
+	$pin perf record -q -o "$TMP/$name.data" "$@" >/dev/null 2>"$TMP/$name.err" ||
 		{ not_ok "$name: perf record failed: $(tail -1 "$TMP/$name.err")"; return 1; }
 }
 
@@ -31,10 +31,11 @@ against() {
 		python3 "$tool" "$@" "$TMP/$name.D" "$TMP/$name.script" "$TMP/$name.json"
 }
 
-# One CPU: one ring buffer, so file order is time order for the maps too.
+# One CPU (perf and its workload): one ring buffer, so file order is time
+# order for the maps too.
 pin=
 command -v taskset >/dev/null 2>&1 && pin="taskset -c 0"
-if rec task -e '{cpu-clock,task-clock,page-faults}:S' -- $pin sh -c "$loop"; then
+if rec task -e '{cpu-clock,task-clock,page-faults}:S' -- sh -c "$loop"; then
 	against task
 	f="$TMP/task.data"
 	# A fixed-period recording: mode none by default, every window used.
@@ -69,6 +70,7 @@ assert ci[0] <= v <= ci[1], (ci, v)
 	check "task: --match callchain runs" "$PMPROF" metrics -s discard --match callchain -i "$f"
 fi
 
+pin=
 if rec cpu -a -e '{cpu-clock,task-clock}:S' -- sh -c "$loop"; then
 	# System-wide, other processes exec and map while we sample (see
 	# above): windows, opening samples and total sums only.

@@ -24,11 +24,14 @@ import sys
 SAMPLE = re.compile(r'^(?:\d+ )?(\d+) 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE\([^)]*\): '
                     r'(-?\d+)/(-?\d+): (0x[0-9a-f]+)')
 VALUE = re.compile(r'^\.\.\.\.\. id ([0-9a-f]+), value ([0-9a-f]+)')
-STOP = re.compile(r'PERF_RECORD_(UNTHROTTLE|LOST)')
+STOP = re.compile(r'PERF_RECORD_(UNTHROTTLE|LOST_SAMPLES|LOST)\b')
+STOP_ID = re.compile(r'\bid[: ]+(\d+)')
 
 
 def samples(path):
-    """(time, tid, [(id, value)...]) for each sample, in file order."""
+    """(time, tid, [(id, value)...]) for each sample, in file order, and
+    ('stop', id) for each UNTHROTTLE, LOST and LOST_SAMPLES: the next
+    sample of that id opens a window instead of closing one."""
     out, cur = [], None
     with open(path, errors='replace') as f:
         for line in f:
@@ -38,7 +41,12 @@ def samples(path):
                 out.append(cur)
                 continue
             if STOP.search(line):
-                sys.exit('this checker does not model stops: ' + line.strip())
+                m = STOP_ID.search(line[STOP.search(line).end():])
+                if not m:
+                    sys.exit('a stop without an id: ' + line.strip())
+                out.append(('stop', int(m.group(1))))
+                cur = None
+                continue
             m = VALUE.match(line)
             if m and cur is not None:
                 cur[2].append((int(m.group(1), 16), int(m.group(2), 16)))
@@ -87,20 +95,31 @@ def main():
     syms = symbols(args[1])
     with open(args[2]) as f:
         doc = json.load(f)
-    if by_dso:
-        merged = collections.OrderedDict()
-        for fn in doc['functions']:
-            d = anon(fn['dso'])
-            m = merged.setdefault(d, {'dso': d, 'symbol': '',
-                                              'samples': 0, 'counts': collections.Counter()})
-            m['samples'] += fn['samples']
-            m['counts'].update(fn['counts'])
-        doc['functions'] = list(merged.values())
+    # Kernel symbols: perf and pmprof pick different names among aliases
+    # at one address (__x64_sys_getpid, __ia32_sys_getpid): compare the
+    # kernel as one DSO.
+    def fold(dso):
+        return by_dso or dso == '[kernel.kallsyms]'
+    merged = collections.OrderedDict()
+    for fn in doc['functions']:
+        # Basenames: two files of one name (two builds, two anonymous
+        # maps) add up, as perf's basenames do on the other side.
+        d = anon(fn['dso'])
+        key = (d, '') if fold(d) else (d, fn['symbol'])
+        m = merged.setdefault(key, {'dso': key[0], 'symbol': key[1], 'samples': 0,
+                                    'counts': collections.Counter()})
+        m['samples'] += fn['samples']
+        m['counts'].update(fn['counts'])
+    doc['functions'] = list(merged.values())
     prev = {}
     windows = opening = 0
     sums = collections.defaultdict(lambda: collections.Counter())
     nsamples = collections.Counter()
-    for t, tid, vals in smp:
+    for item in smp:
+        if item[0] == 'stop':
+            prev.pop(item[1], None)
+            continue
+        t, tid, vals = item
         if not vals:
             continue
         key = vals[0][0]
@@ -110,7 +129,7 @@ def main():
             where = syms.get((tid, t), ('?', '?'))
             if where[1] == '[unknown]' or where[1] == '':
                 where = (where[0], '[unknown]')
-            if by_dso:
+            if fold(where[0]):
                 where = (where[0], '')
             before = prev[key]
             windows += 1
