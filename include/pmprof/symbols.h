@@ -91,8 +91,11 @@ void pm_symtab__shift(struct pm_symtab *tab, int64_t delta);
 /*
  * Demangle a C++ (Itanium ABI) or Rust (legacy and v0) name with
  * libiberty; returns a malloc()ed string, or NULL if `name` is not mangled.
+ * pm_demangle() drops parameter lists as perf does by default
+ * ("ns::Foo::bar"); pm_demangle_params() keeps them ("ns::Foo::bar(int)").
  */
 char *pm_demangle(const char *name);
+char *pm_demangle_params(const char *name);
 
 /*
  * Kernel symbols in /proc/kallsyms format: "ADDR TYPE NAME[\t[MODULE]]".

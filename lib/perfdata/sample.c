@@ -21,22 +21,29 @@ struct walk {
 	bool failed;
 };
 
-static bool have(struct walk *w, uint64_t n)
+/* Report that the record ends before the field does. Kept out of line:
+ * the per-field checks below are on every sample's hot path. */
+static __attribute__((noinline, cold)) bool short_record(struct walk *w,
+							  uint64_t n)
 {
 	if (w->failed)
 		return false;
-	if (n > (uint64_t)(w->end - w->p)) {
-		pm_error__at(w->err, PM_EFORMAT, pm_record__offset_of(w->rec, w->p),
-			     "sample field %s needs %" PRIu64
-			     " bytes, the record has %zu left",
-			     w->field, n, (size_t)(w->end - w->p));
-		w->failed = true;
-		return false;
-	}
-	return true;
+	pm_error__at(w->err, PM_EFORMAT, pm_record__offset_of(w->rec, w->p),
+		     "sample field %s needs %" PRIu64
+		     " bytes, the record has %zu left",
+		     w->field, n, (size_t)(w->end - w->p));
+	w->failed = true;
+	return false;
 }
 
-static uint64_t u64(struct walk *w, const char *field)
+static inline bool have(struct walk *w, uint64_t n)
+{
+	if (__builtin_expect(!w->failed && n <= (uint64_t)(w->end - w->p), 1))
+		return true;
+	return short_record(w, n);
+}
+
+static inline uint64_t u64(struct walk *w, const char *field)
 {
 	uint64_t v;
 
@@ -49,7 +56,7 @@ static uint64_t u64(struct walk *w, const char *field)
 }
 
 /* Two u32s that share a u64 slot: pid/tid, cpu/res. */
-static void u32_pair(struct walk *w, const char *field, uint32_t *a, uint32_t *b)
+static inline void u32_pair(struct walk *w, const char *field, uint32_t *a, uint32_t *b)
 {
 	w->field = field;
 	if (!have(w, 8))
@@ -59,16 +66,25 @@ static void u32_pair(struct walk *w, const char *field, uint32_t *a, uint32_t *b
 	w->p += 8;
 }
 
-/* n u64s into a scratch array in host order. */
-static uint64_t *u64_array(struct walk *w, const char *field, uint64_t n,
-			   uint64_t **scratch, size_t *alloc)
+/*
+ * n u64s in host order: the record's own bytes when they already are
+ * (host order, aligned), else a copy in a scratch array.
+ */
+static const uint64_t *u64_array(struct walk *w, const char *field, uint64_t n,
+				 uint64_t **scratch, size_t *alloc)
 {
+	const uint64_t *direct;
 	uint64_t i;
 
 	w->field = field;
 	if (n > (uint64_t)(w->end - w->p) / 8) {
 		have(w, n * 8 > n ? n * 8 : UINT64_MAX);
 		return NULL;
+	}
+	if (!w->r->swap && !((uintptr_t)w->p & 7)) {
+		direct = (const uint64_t *)(const void *)w->p;
+		w->p += n * 8;
+		return direct;
 	}
 	PM_GROW(*scratch, *alloc, (size_t)n + 1);
 	if (!w->r->swap) {

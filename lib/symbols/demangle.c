@@ -10,9 +10,21 @@
 
 #include "pmprof/symbols.h"
 
-char *pm_demangle(const char *name)
+static char *demangle(const char *name, int flags)
 {
 	if (!name || name[0] != '_')
 		return NULL;
-	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
+	return cplus_demangle(name, flags | DMGL_AUTO);
+}
+
+/* As perf shows names by default: no parameter lists, so overloads share
+ * a row, and reports compare equal with perf's. */
+char *pm_demangle(const char *name)
+{
+	return demangle(name, DMGL_NO_OPTS);
+}
+
+char *pm_demangle_params(const char *name)
+{
+	return demangle(name, DMGL_PARAMS | DMGL_ANSI);
 }

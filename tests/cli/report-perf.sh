@@ -72,7 +72,7 @@ if [ "$(id -u)" = 0 ] && [ "$(sed -n 1p /proc/kallsyms | cut -c1-16)" != 0000000
 	}
 	# Other programs run too (C++ ones): perf demangles without
 	# parameter lists, so compare the names as they are in the files.
-	rec syswide -a -e cpu-clock -- "$prog" single && compare syswide --no-demangle
+	rec syswide -a -e cpu-clock -- "$prog" single && compare syswide
 	# --kallsyms FILE gives the same kernel symbols as /proc/kallsyms
 	cp /proc/kallsyms "$TMP/kallsyms"
 	"$PMPROF" report -i "$TMP/kernel.data" --format csv --kallsyms "$TMP/kallsyms" \

@@ -137,18 +137,21 @@ static void test_symtab_many(void **state)
 
 static void test_demangle(void **state)
 {
-	static const struct { const char *in, *out; } cases[] = {
-		{ "_ZN2ns3Foo3barEi", "ns::Foo::bar(int)" },
+	static const struct { const char *in, *out, *params; } cases[] = {
+		{ "_ZN2ns3Foo3barEi", "ns::Foo::bar", "ns::Foo::bar(int)" },
 		{ "_ZNKSt6vectorIiSaIiEE4sizeEv",
+		  "std::vector<int, std::allocator<int> >::size",
 		  "std::vector<int, std::allocator<int> >::size() const" },
-		{ "_Z1fPKc.cold", "f(char const*) [clone .cold]" },
+		{ "_Z1fPKc.cold", "f", "f(char const*) [clone .cold]" },
 		/* Rust legacy: the hash is dropped */
-		{ "_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write" },
+		{ "_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write",
+		  "core::fmt::write" },
 		{ "_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$17h0123456789abcdefE",
-		  "std::rt::lang_start::{{closure}}" },
+		  "std::rt::lang_start::{{closure}}", "std::rt::lang_start::{{closure}}" },
 		/* Rust v0 */
-		{ "_RNvCs1234_7mycrate3foo", "mycrate::foo" },
-		{ "_RNvNtCs1234_7mycrate3abc3def", "mycrate::abc::def" },
+		{ "_RNvCs1234_7mycrate3foo", "mycrate::foo", "mycrate::foo" },
+		{ "_RNvNtCs1234_7mycrate3abc3def", "mycrate::abc::def",
+		  "mycrate::abc::def" },
 	};
 	char *d;
 
@@ -158,13 +161,18 @@ static void test_demangle(void **state)
 		assert_non_null(d);
 		assert_string_equal(d, cases[i].out);
 		free(d);
+		d = pm_demangle_params(cases[i].in);
+		assert_non_null(d);
+		assert_string_equal(d, cases[i].params);
+		free(d);
 	}
 	assert_null(pm_demangle("main"));
 	assert_null(pm_demangle("_start"));
 	assert_null(pm_demangle(""));
 }
 
-/* Our demangler agrees with c++filt on the same names. */
+/* Our demangler agrees with c++filt on the same names: `c++filt -p`
+ * (no parameters) for the default, plain c++filt with parameters. */
 static void test_demangle_cxxfilt(void **state)
 {
 	static const char *const names[] = {
@@ -179,10 +187,18 @@ static void test_demangle_cxxfilt(void **state)
 	if (!st_have("c++filt"))
 		skip();
 	for (size_t i = 0; i < PM_ARRAY_SIZE(names); i++) {
-		want = st_run("c++filt '%s'", names[i]);
+		want = st_run("c++filt -p '%s'", names[i]);
 		assert_non_null(want);
 		want[strcspn(want, "\n")] = '\0';
 		got = pm_demangle(names[i]);
+		assert_non_null(got);
+		assert_string_equal(got, want);
+		free(got);
+		free(want);
+		want = st_run("c++filt '%s'", names[i]);
+		assert_non_null(want);
+		want[strcspn(want, "\n")] = '\0';
+		got = pm_demangle_params(names[i]);
 		assert_non_null(got);
 		assert_string_equal(got, want);
 		free(got);
@@ -200,11 +216,11 @@ static void test_symtab_demangles(void **state)
 	pm_symtab__add(t, 0x20, 4, PM_SYM_FUNC, PM_BIND_GLOBAL, "_Zbogus");
 	pm_symtab__finish(t);
 	s = pm_symtab__find(t, 0x12);
-	assert_string_equal(s->name, "ns::Foo::bar(int)");
+	assert_string_equal(s->name, "ns::Foo::bar");
 	assert_string_equal(s->raw_name, "_ZN2ns3Foo3barEi");
 	/* not demanglable: kept as it is */
 	assert_string_equal(pm_symtab__find(t, 0x20)->name, "_Zbogus");
-	assert_ptr_equal(pm_symtab__find_name(t, "ns::Foo::bar(int)"), s);
+	assert_ptr_equal(pm_symtab__find_name(t, "ns::Foo::bar"), s);
 	pm_symtab__delete(t);
 }
 
@@ -428,7 +444,7 @@ static void test_jit_dso(void **state)
 	s = pm_dso__find_symbol(dso, 0x1050);
 	assert_string_equal(s->name, "jitted_one");
 	assert_string_equal(pm_dso__find_symbol(dso, 0x1100)->name,
-			    "ns::Foo::bar(int)");
+			    "ns::Foo::bar");
 	/* a pid without a map file: a load error, lookups miss */
 	dso = pm_dsos__jit(dsos, 4243);
 	assert_null(pm_dso__find_symbol(dso, 0x1050));
