@@ -271,6 +271,11 @@ uint64_t pm_reader__file_size(const struct pm_reader *r);
 int pm_reader__next(struct pm_reader *r, struct pm_record *rec,
 		    struct pm_error *err);
 
+/* Do rec's bytes stay valid until the reader is deleted? (A record of a
+ * mapped file, not one from a pipe or out of a compressed record.) */
+bool pm_reader__record_stable(const struct pm_reader *r,
+			      const struct pm_record *rec);
+
 /* Move back to the first record (not for pipes). */
 int pm_reader__rewind(struct pm_reader *r, struct pm_error *err);
 

@@ -81,6 +81,12 @@ int pm_reader__id_info(const struct pm_reader *r, uint64_t id, int32_t *cpu,
 	return 0;
 }
 
+bool pm_reader__record_stable(const struct pm_reader *r,
+			      const struct pm_record *rec)
+{
+	return !pm_source__is_stream(&r->src) && !rec->compressed;
+}
+
 uint64_t pm_reader__file_size(const struct pm_reader *r)
 {
 	return pm_source__is_stream(&r->src) ? 0 : r->src.map_size;

@@ -83,7 +83,9 @@ typedef int (*pm_oe_deliver_fn)(const struct pm_record *rec, void *arg);
 
 void pm_oe__init(struct pm_oe *oe);
 void pm_oe__free(struct pm_oe *oe);
-void pm_oe__queue(struct pm_oe *oe, const struct pm_record *rec, uint64_t time);
+/* stable: rec->data stays valid until the queue is freed (no copy). */
+void pm_oe__queue(struct pm_oe *oe, const struct pm_record *rec, uint64_t time,
+		  bool stable);
 /* Deliver the queued records with time <= limit, in time order. */
 int pm_oe__flush(struct pm_oe *oe, uint64_t limit, pm_oe_deliver_fn fn,
 		 void *arg);

@@ -8,7 +8,8 @@
  * order (equal times keep file order), and the rest at the end. Records
  * without a timestamp, and perf's own records, go through at once.
  *
- * Queued records are copied into fixed-size chunks, each freed when all of
+ * Records of a mapped file are queued where they lie. Others (pipes,
+ * decompressed records) are copied into fixed-size chunks, each freed when all of
  * its records have been delivered; queue entries are small, as they are
  * sorted. When too much is queued (a file without rounds), the older half
  * is delivered early, as perf does.
@@ -45,7 +46,7 @@ void pm_oe__init(struct pm_oe *oe)
 
 static void buf_put(struct oe_buf *b)
 {
-	if (--b->pending == 0)
+	if (b && --b->pending == 0)
 		free(b);
 }
 
@@ -67,11 +68,27 @@ void pm_oe__free(struct pm_oe *oe)
 	memset(oe, 0, sizeof(*oe));
 }
 
-void pm_oe__queue(struct pm_oe *oe, const struct pm_record *rec, uint64_t time)
+void pm_oe__queue(struct pm_oe *oe, const struct pm_record *rec, uint64_t time,
+		  bool stable)
 {
 	struct oe_entry *e;
 	struct oe_buf *b = oe->cur;
 
+	if (stable) {
+		/* The bytes outlive the queue (a mapped file): no copy. */
+		PM_GROW(oe->q, oe->alloc, oe->nr + 1);
+		e = &oe->q[oe->nr++];
+		*e = (struct oe_entry){
+			.time = time, .seq = oe->seq++, .offset = rec->offset,
+			.zoffset = rec->zoffset, .data = (uint8_t *)rec->data,
+			.type = rec->type, .misc = rec->misc, .size = rec->size,
+			.compressed = rec->compressed,
+		};
+		oe->bytes += rec->size;
+		if (time > oe->max_time)
+			oe->max_time = time;
+		return;
+	}
 	if (b && b->len + rec->size > CHUNK_SIZE)
 		seal(oe), b = NULL;
 	if (!b) {
@@ -108,6 +125,19 @@ static int cmp_entry(const void *pa, const void *pb)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/* Records mostly arrive in order (one CPU, or one busy one): check
+ * before paying for a sort. */
+static void sort_queue(struct pm_oe *oe)
+{
+	size_t i;
+
+	for (i = 1; i < oe->nr; i++)
+		if (cmp_entry(&oe->q[i - 1], &oe->q[i]) > 0)
+			break;
+	if (i < oe->nr)
+		qsort(oe->q, oe->nr, sizeof(*oe->q), cmp_entry);
+}
+
 int pm_oe__flush(struct pm_oe *oe, uint64_t limit, pm_oe_deliver_fn fn,
 		 void *arg)
 {
@@ -116,7 +146,7 @@ int pm_oe__flush(struct pm_oe *oe, uint64_t limit, pm_oe_deliver_fn fn,
 
 	if (!oe->nr)
 		return 0;
-	qsort(oe->q, oe->nr, sizeof(*oe->q), cmp_entry);
+	sort_queue(oe);
 	while (n < oe->nr && oe->q[n].time <= limit)
 		n++;
 	for (i = 0; i < n && !ret; i++) {
@@ -148,6 +178,6 @@ int pm_oe__maybe_half(struct pm_oe *oe, pm_oe_deliver_fn fn, void *arg)
 {
 	if (oe->bytes < MAX_QUEUED_BYTES || oe->nr < 2)
 		return 0;
-	qsort(oe->q, oe->nr, sizeof(*oe->q), cmp_entry);
+	sort_queue(oe);
 	return pm_oe__flush(oe, oe->q[oe->nr / 2].time, fn, arg);
 }

@@ -705,7 +705,8 @@ int pm_session__run(struct pm_session *s, pm_session_sample_fn sample,
 			if (ret < 0)
 				return ret;
 			if (ret == 1) {
-				pm_oe__queue(&s->oe, &rec, time);
+				pm_oe__queue(&s->oe, &rec, time,
+					     pm_reader__record_stable(s->r, &rec));
 				ret = pm_oe__maybe_half(&s->oe, deliver, &a);
 				if (ret)
 					return ret;
