@@ -66,10 +66,6 @@ def symbols(path):
             sym = m.group(5).strip()
             sym = re.sub(r'\+0x[0-9a-f]+$', '', sym)
             dso = anon(os.path.basename(m.group(6)))
-            # pmprof's symbol tables have no synthesized PLT entries yet:
-            # perf's "name@plt" is pmprof's unknown symbol of that DSO.
-            if sym.endswith('@plt'):
-                sym = '[unknown]'
             syms[(int(m.group(1)), t)] = (dso, sym)
     return syms
 
