@@ -20,6 +20,7 @@ static const struct cmd commands[] = {
 	{ "info", cmd_info, "show the header, features and events of a recording" },
 	{ "dump", cmd_dump, "print every record, decoded" },
 	{ "inject", cmd_inject, "rewrite a recording (pipe to file, byte order)" },
+	{ "record", cmd_record, "record a workload or the system into perf.data" },
 	{ "help", cmd_help, "show the manual page of a command" },
 };
 
