@@ -53,7 +53,7 @@ LIBPMPROF := $(BUILD)/libpmprof.a
 PMPROF    := $(BUILD)/pmprof
 
 .PHONY: all check check-unit check-cli demo bench fuzz install clean deps \
-        accuracy tests programs
+        accuracy tests programs fuzz-programs
 all: $(PMPROF) programs
 	@ln -sf $(PMPROF) pmprof
 
@@ -114,6 +114,17 @@ bench: all
 
 accuracy: all
 	BUILD=$(BUILD) scripts/accuracy.sh > docs/accuracy.md
+
+# libFuzzer targets, built by tests/fuzz/run.sh with CC=clang and
+# SAN=fuzzer-no-link,address,undefined (the library instrumented for
+# coverage; -fsanitize=fuzzer adds libFuzzer's main at link time).
+FUZZ_BINS := $(FUZZ_SRCS:%.c=$(BUILD)/%)
+fuzz-programs: $(FUZZ_BINS)
+
+$(BUILD)/tests/fuzz/%: tests/fuzz/%.c $(LIBPMPROF)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIBPMPROF) $(LIBS) \
+	    $(LDFLAGS)
 
 FUZZ_SECONDS ?= 300
 fuzz:

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Build every tests/fuzz/fuzz-*.c as a libFuzzer target and run each for
+# FUZZ_SECONDS. Prints one "ok NAME ..." / "not ok NAME ..." line per
+# target (the tests/lib.sh format) and ends with "N passed, N failed".
+#
+#   tests/fuzz/run.sh [--build-only] [NAME...]
+#
+# Environment:
+#   BUILD          build directory (default build-fuzz)
+#   FUZZ_SECONDS   seconds per target (default 300)
+#   FUZZ_CC        compiler (default clang)
+#   FUZZ_TIMEOUT   seconds one input may take before it counts as a hang (10)
+#   FUZZ_FLAGS     extra libFuzzer flags
+#
+# Seeds are read from tests/fuzz/corpus/NAME/ (kept in git, read only); new
+# inputs go to $BUILD/fuzz-corpus/NAME/ and crashes to
+# $BUILD/fuzz-artifacts/NAME/. Reproduce a crash with
+#   $BUILD/tests/fuzz/NAME $BUILD/fuzz-artifacts/NAME/crash-...
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+BUILD=${BUILD:-build-fuzz}
+FUZZ_SECONDS=${FUZZ_SECONDS:-300}
+FUZZ_CC=${FUZZ_CC:-clang}
+FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-10}
+FUZZ_FLAGS=${FUZZ_FLAGS:-}
+SAN=fuzzer-no-link,address,undefined
+
+build_only=0
+names=()
+for a in "$@"; do
+	case "$a" in
+	--build-only) build_only=1 ;;
+	-h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) names+=("${a%.c}") ;;
+	esac
+done
+
+targets=()
+for src in tests/fuzz/fuzz-*.c; do
+	[ -f "$src" ] || continue
+	name=$(basename "$src" .c)
+	if [ ${#names[@]} -gt 0 ]; then
+		case " ${names[*]} " in *" $name "*) ;; *) continue ;; esac
+	fi
+	targets+=("$name")
+done
+
+passed=0 failed=0 skipped=0
+summary() {
+	if [ "$skipped" -gt 0 ]; then
+		echo "$passed passed, $failed failed, $skipped skipped"
+	else
+		echo "$passed passed, $failed failed"
+	fi
+	[ "$failed" -eq 0 ]
+}
+
+if [ ${#targets[@]} -eq 0 ]; then
+	echo "skip fuzz: no tests/fuzz/fuzz-*.c target${names:+ named ${names[*]}}"
+	skipped=1
+	summary; exit
+fi
+if ! command -v "$FUZZ_CC" >/dev/null; then
+	echo "skip fuzz: $FUZZ_CC not found (scripts/deps.sh installs it)"
+	skipped=1
+	summary; exit
+fi
+
+# A clean make: flags from an outer make (CC=gcc, -j jobserver) must not
+# leak into this build.
+unset MAKEFLAGS MFLAGS MAKELEVEL
+mkdir -p "$BUILD"
+blog="$BUILD/fuzz-build.log"
+bins=()
+for t in "${targets[@]}"; do bins+=("$BUILD/tests/fuzz/$t"); done
+# All at once in parallel; a target that fails is built again alone
+# below, for its own error message, and the others still run.
+make -j"$(nproc)" BUILD="$BUILD" CC="$FUZZ_CC" SAN="$SAN" "${bins[@]}" \
+	>"$blog" 2>&1 || true
+
+for t in "${targets[@]}"; do
+	bin="$BUILD/tests/fuzz/$t"
+	if ! make BUILD="$BUILD" CC="$FUZZ_CC" SAN="$SAN" "$bin" >"$blog.$t" 2>&1; then
+		echo "not ok $t: does not build"
+		grep -v '^ar \|^clang ' "$blog.$t" | tail -20 | sed 's/^/# /'
+		failed=$((failed + 1))
+		continue
+	fi
+	if [ "$build_only" = 1 ]; then
+		echo "ok $t: built $bin"
+		passed=$((passed + 1))
+		continue
+	fi
+	seeds="tests/fuzz/corpus/$t" work="$BUILD/fuzz-corpus/$t"
+	art="$BUILD/fuzz-artifacts/$t"
+	mkdir -p "$work" "$art"
+	[ -d "$seeds" ] || seeds=
+	mkdir -p "$BUILD/fuzz-logs"; log="$BUILD/fuzz-logs/$t.log"
+	start=$(date +%s)
+	# shellcheck disable=SC2086 # FUZZ_FLAGS is a list of flags
+	"$bin" -max_total_time="$FUZZ_SECONDS" -timeout="$FUZZ_TIMEOUT" \
+		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$art/" \
+		$FUZZ_FLAGS "$work" ${seeds:+"$seeds"} >"$log" 2>&1
+	rc=$?
+	secs=$(( $(date +%s) - start ))
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+	if [ "$rc" -eq 0 ]; then
+		echo "ok $t: ${runs:-?} runs in ${secs}s, coverage ${cov:-?}"
+		passed=$((passed + 1))
+	else
+		echo "not ok $t: libFuzzer exited $rc after ${secs}s; log $log"
+		grep -E 'ERROR|SUMMARY|artifact|Test unit written|runtime error' "$log" |
+			head -20 | sed 's/^/# /'
+		failed=$((failed + 1))
+	fi
+done
+summary
