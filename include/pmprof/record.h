@@ -39,9 +39,9 @@
  *            -a / -C          per CPU (pid -1);
  *            workload         per CPU in a cgroup v2 made for the
  *                             workload (all its threads and children);
- *                             without cgroup v2 (or not root): the
- *                             workload's first thread only, without
- *                             inherit (said on stderr);
+ *                             with --per-thread, or without cgroup v2
+ *                             (or not root): the workload's first thread
+ *                             only, without inherit (said on stderr);
  *            -p / -t          per thread (the threads present at start),
  *                             without inherit.
  *          Side-band records (COMM, MMAP2, FORK, EXIT) come from a "dummy"
@@ -133,6 +133,8 @@ struct pm_record_opts {
 	const char *cpu_list;		/* -C */
 	const char *pid_list;		/* -p: comma-separated */
 	const char *tid_list;		/* -t */
+	bool per_thread;		/* --per-thread: events per thread on any
+					   CPU, a ring buffer per thread */
 	char *const *argv;		/* the workload, NULL-terminated, or NULL */
 	int clockid;			/* -k; -1: none given */
 	unsigned int mmap_pages;	/* -m; 0: default */
@@ -197,8 +199,9 @@ struct pm_metrics_choice {
  * The best group this machine offers for per-function metrics: cycles
  * leading with period 1,000,000 and 300-event windows, then instructions,
  * branch-misses, cache-references, cache-misses (those that open), user
- * only; without a hardware PMU, a software group led by cpu-clock with
- * 10,000 ns windows (the hrtimer's minimum period).
+ * only; without a hardware PMU, a software group led by cpu-clock
+ * (period 10 ms, 100 us windows: what a VM's hrtimer times reliably),
+ * with task-clock, page-faults and context-switches.
  */
 void pm_recorder__choose_metrics(struct pm_metrics_choice *c);
 

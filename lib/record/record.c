@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/vfs.h>
@@ -741,8 +742,19 @@ static int arm(struct pm_recorder *r, struct instance *in, struct pm_error *err)
 {
 	struct rec_event *re = &r->ev[in->ev];
 
+	uint64_t period = re->short_period;
+
 	in->armed = true;
 	in->seen = 0;
+	/*
+	 * Setting the period also clears what was left of the last one
+	 * (period_left), so the burst's first overflow comes exactly S
+	 * events after the re-arm instead of whenever the stopped period
+	 * would have ended (at once, for cpu-clock's hrtimer).
+	 */
+	if (ioctl(in->fd, PERF_EVENT_IOC_PERIOD, &period))
+		return pm_error__fmt(err, -errno, "%s: PERF_EVENT_IOC_PERIOD: %s", re->name,
+				     strerror(errno));
 	if (ioctl(in->fd, PERF_EVENT_IOC_REFRESH, (int)(re->burst_n + 1)))
 		return pm_error__fmt(err, -errno, "%s: PERF_EVENT_IOC_REFRESH: %s", re->name,
 				     strerror(errno));
@@ -806,6 +818,9 @@ static int burst_sample(struct pm_recorder *r, struct instance *in, uint64_t tim
 		in->rate = in->rate > 0 ? 0.75 * in->rate + 0.25 * rate : rate;
 	}
 	in->rearm_at = time + gap_ns(r, in);
+	if (getenv("PMPROF_DEBUG"))
+		fprintf(stderr, "burst end seen %+.1f us after its last sample\n",
+			((double)now_ns(r) - (double)time) / 1e3);
 	return write_burst_mark(r, in, PM_RECORD_THROTTLE, time + 1, err);
 }
 
@@ -822,6 +837,8 @@ static int rearm_due(struct pm_recorder *r, uint64_t *next_due, struct pm_error 
 		if (!r->ev[in->ev].burst || in->armed || in->fd < 0)
 			continue;
 		if (in->rearm_at <= now) {
+			if (getenv("PMPROF_DEBUG"))
+				fprintf(stderr, "rearm %+.1f us late\n", ((double)now - (double)in->rearm_at) / 1e3);
 			/* stamp first: no sample of the new burst can precede it */
 			ret = write_burst_mark(r, in, PM_RECORD_UNTHROTTLE, now_ns(r), err);
 			if (!ret)
@@ -1059,8 +1076,20 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 		goto fail;
 	}
 	/* CPUs */
-	ret = o->cpu_list ? pm_cpu_list__parse(&r->cpus, o->cpu_list, err) :
-			    pm_cpu_list__online(&r->cpus, err);
+	if (o->per_thread && per_cpu) {
+		ret = pm_error__fmt(err, PM_EUSAGE, "--per-thread and -a/-C do not go together");
+		goto fail;
+	}
+	if (o->per_thread) {
+		/* one instance per thread on any CPU */
+		r->cpus.cpus = pm_malloc(sizeof(int));
+		r->cpus.cpus[0] = -1;
+		r->cpus.nr = 1;
+		ret = 0;
+	} else {
+		ret = o->cpu_list ? pm_cpu_list__parse(&r->cpus, o->cpu_list, err) :
+				    pm_cpu_list__online(&r->cpus, err);
+	}
 	if (ret)
 		goto fail;
 	ret = choose_mode(r, err);
@@ -1092,7 +1121,7 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 			r->threads[0] = r->child;
 			r->nr_threads = 1;
 			if (r->st.mode == PM_HF_BURST) {
-				if (!make_cgroup(r)) {
+				if (!o->per_thread && !make_cgroup(r)) {
 					char path[400], pid[32];
 					int fd;
 
@@ -1108,9 +1137,10 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 				}
 				if (r->st.scope != PM_BURST_SCOPE_CGROUP) {
 					r->st.scope = PM_BURST_SCOPE_THREAD;
-					note(r, "burst: no cgroup v2 for the workload (needs root and a "
-					     "cgroup2 mount): only its first thread is recorded, "
-					     "per thread without inherit");
+					if (!o->per_thread)
+						note(r, "burst: no cgroup v2 for the workload (needs root "
+						     "and a cgroup2 mount): only its first thread is "
+						     "recorded, per thread without inherit");
 				}
 			}
 		}
@@ -1187,6 +1217,8 @@ int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
 	int ret;
 
 	r->started = true;
+	/* re-arm bursts on time: no timer slack for this process */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	for (i = 0; i < r->nr_inst; i++) {
 		struct instance *in = &r->inst[i];
 		struct rec_event *re = &r->ev[in->ev];
