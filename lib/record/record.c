@@ -401,7 +401,9 @@ static void configure_events(struct pm_recorder *r)
 			pm_attr__set_flag(a, PM_ATTR_USE_CLOCKID, true);
 			a->clockid = r->clockid;
 		}
-		if (per_cpu)
+		/* no inherit per CPU (meaningless) or per thread on any CPU
+		 * (the kernel refuses to map such buffers), as perf does */
+		if (per_cpu || r->o.per_thread)
 			pm_attr__set_flag(a, PM_ATTR_INHERIT, false);
 		if (leader && !r->workload_only) {
 			/* enabled by pm_recorder__start, not by an exec */
