@@ -820,9 +820,6 @@ static int burst_sample(struct pm_recorder *r, struct instance *in, uint64_t tim
 		in->rate = in->rate > 0 ? 0.75 * in->rate + 0.25 * rate : rate;
 	}
 	in->rearm_at = time + gap_ns(r, in);
-	if (getenv("PMPROF_DEBUG"))
-		fprintf(stderr, "burst end seen %+.1f us after its last sample\n",
-			((double)now_ns(r) - (double)time) / 1e3);
 	return write_burst_mark(r, in, PM_RECORD_THROTTLE, time + 1, err);
 }
 
@@ -839,8 +836,6 @@ static int rearm_due(struct pm_recorder *r, uint64_t *next_due, struct pm_error 
 		if (!r->ev[in->ev].burst || in->armed || in->fd < 0)
 			continue;
 		if (in->rearm_at <= now) {
-			if (getenv("PMPROF_DEBUG"))
-				fprintf(stderr, "rearm %+.1f us late\n", ((double)now - (double)in->rearm_at) / 1e3);
 			/* stamp first: no sample of the new burst can precede it */
 			ret = write_burst_mark(r, in, PM_RECORD_UNTHROTTLE, now_ns(r), err);
 			if (!ret)
