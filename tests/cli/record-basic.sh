@@ -106,3 +106,16 @@ wait "$wl" 2>/dev/null
 check_eq "record: the workload's exit status" 3 $?
 "$PMPROF" record -q -o x.data -e cpu-clock -- sh -c 'kill -TERM $$' >/dev/null 2>&1
 check_eq "record: a workload killed by a signal: 128 + signal" 143 $?
+
+# a one-page ring buffer at a high rate loses samples: LOST records, the
+# final line, and both tools still read the file
+"$PMPROF" record -o lost.data -m 1 -g -e '{cpu-clock,task-clock}:S' -c 20000 -- "$WORKLOAD" -n 300 >/dev/null 2>lost.err
+nlost=$("$PMPROF" dump -i lost.data | grep -c ' LOST ')
+said=$(sed -n 's/^pmprof record: lost \([0-9]*\) samples$/\1/p' lost.err)
+sum=$("$PMPROF" dump -i lost.data | sed -n 's/.* LOST .*lost=\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+if [ "$nlost" -gt 0 ] && [ "$said" = "$sum" ]; then ok "record -m 1: $nlost LOST records, 'lost $said samples' as they add up"
+else not_ok "record -m 1: LOST records ($nlost) and the lost line ('$said' vs $sum)"; fi
+both_read lost lost.data
+# the default ring buffers lose nothing at the same rate
+"$PMPROF" record -o nolost.data -g -e '{cpu-clock,task-clock}:S' -c 20000 -- "$WORKLOAD" -n 300 >/dev/null 2>nolost.err
+check_eq "record: default ring buffers lose nothing at 50k samples/s" 0 "$("$PMPROF" dump -i nolost.data | grep -c ' LOST ')"
