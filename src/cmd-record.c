@@ -549,6 +549,9 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 		if (st->mode == PM_HF_BURST)
 			fprintf(stderr, "[ pmprof record: %" PRIu64 " bursts of short windows ]\n",
 				st->bursts);
+		if (st->have_workload && st->workload_exited)
+			fprintf(stderr, "[ pmprof record: the workload ran %.3f s user + %.3f s system ]\n",
+				st->workload_user, st->workload_sys);
 		if (st->throttles)
 			fprintf(stderr, "[ pmprof record: the kernel throttled %" PRIu64 " times ]\n",
 				st->throttles);

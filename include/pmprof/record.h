@@ -164,6 +164,7 @@ struct pm_record_stats {
 	bool have_workload;
 	bool workload_exited;
 	int workload_status;		/* wait status */
+	double workload_user, workload_sys;	/* its CPU seconds (rusage) */
 	int exec_errno;			/* the workload could not start */
 };
 

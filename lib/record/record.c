@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/vfs.h>
@@ -1255,15 +1256,22 @@ int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
 	return 0;
 }
 
+static void reaped(struct pm_recorder *r, int status, const struct rusage *ru)
+{
+	r->st.workload_exited = true;
+	r->st.workload_status = status;
+	r->st.workload_user = (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec / 1e6;
+	r->st.workload_sys = (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6;
+}
+
 static void reap(struct pm_recorder *r)
 {
+	struct rusage ru;
 	int status;
 
 	if (r->child > 0 && !r->st.workload_exited &&
-	    waitpid(r->child, &status, WNOHANG) == r->child) {
-		r->st.workload_exited = true;
-		r->st.workload_status = status;
-	}
+	    wait4(r->child, &status, WNOHANG, &ru) == r->child)
+		reaped(r, status, &ru);
 }
 
 void pm_recorder__stop(struct pm_recorder *r)
@@ -1377,10 +1385,10 @@ out:
 			close(r->go_fd);	/* never started: it exits 127 */
 			r->go_fd = -1;
 		}
-		if (waitpid(r->child, &status, 0) == r->child) {
-			r->st.workload_exited = true;
-			r->st.workload_status = status;
-		}
+		struct rusage ru;
+
+		if (wait4(r->child, &status, 0, &ru) == r->child)
+			reaped(r, status, &ru);
 	}
 	remove_cgroup(r);
 	return ret;
