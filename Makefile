@@ -35,7 +35,7 @@ ifneq ($(SAN),)
 ALL_CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS    += -fsanitize=$(SAN)
 endif
-LIBS     := $(PKG_LIBS) -lm
+LIBS     := $(PKG_LIBS) -liberty -lm
 
 LIB_SRCS  := $(sort $(wildcard lib/*/*.c))
 CLI_SRCS  := $(sort $(wildcard src/*.c))
@@ -138,5 +138,9 @@ install: all
 
 clean:
 	rm -rf build build-* pmprof
+
+# Keep intermediate objects (the fixture kit's): make would delete them
+# after the tests link, and print that after the test summary.
+.SECONDARY:
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(KIT_OBJS:.o=.d) $(UNIT_BINS:=.d)
