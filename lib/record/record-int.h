@@ -33,26 +33,24 @@ void pm_ring__begin(struct pm_ring *rb);
 const struct perf_event_header *pm_ring__next(struct pm_ring *rb, size_t *size);
 void pm_ring__end(struct pm_ring *rb);
 
-/* ---- dsos.c: which DSOs samples hit, for the BUILD_ID feature ---- */
+/* ---- hits.c: which DSOs samples hit, for the BUILD_ID feature ---- */
 
-struct pm_dsos;
+struct pm_hits;
 
-struct pm_dsos *pm_dsos__new(void);
-void pm_dsos__delete(struct pm_dsos *d);
-void pm_dsos__mmap(struct pm_dsos *d, uint32_t pid, uint64_t start,
+struct pm_hits *pm_hits__new(void);
+void pm_hits__delete(struct pm_hits *d);
+void pm_hits__mmap(struct pm_hits *d, uint32_t pid, uint64_t start,
 		   uint64_t len, const char *path);
 /* A new process (pid != ppid) starts with its parent's maps. */
-void pm_dsos__fork(struct pm_dsos *d, uint32_t pid, uint32_t ppid);
+void pm_hits__fork(struct pm_hits *d, uint32_t pid, uint32_t ppid);
 /* exec: the old maps are gone. */
-void pm_dsos__exec(struct pm_dsos *d, uint32_t pid);
-void pm_dsos__hit(struct pm_dsos *d, uint32_t pid, uint64_t ip, int cpumode);
+void pm_hits__exec(struct pm_hits *d, uint32_t pid);
+void pm_hits__hit(struct pm_hits *d, uint32_t pid, uint64_t ip, int cpumode);
 /* BUILD_ID entries for every DSO hit whose build id can be read. */
-int pm_dsos__write_build_ids(struct pm_dsos *d, struct pm_writer *w,
+int pm_hits__write_build_ids(struct pm_hits *d, struct pm_writer *w,
 			     struct pm_error *err);
 /* The GNU build id of an ELF file (0 and *size, or -1). */
 int pm_read_build_id(const char *path, uint8_t id[20], uint8_t *size);
-/* Of the running kernel, from /sys/kernel/notes. */
-int pm_read_kernel_build_id(uint8_t id[20], uint8_t *size);
 
 /* ---- synth.c: records and features from /proc and the system ---- */
 
@@ -60,15 +58,15 @@ int pm_read_kernel_build_id(uint8_t id[20], uint8_t *size);
 int pm_synth__system_features(struct pm_writer *w, struct pm_error *err);
 
 /* The kernel's text map ([kernel.kallsyms]_text), as perf writes it. */
-int pm_synth__kernel_mmap(struct pm_writer *w, struct pm_dsos *d,
+int pm_synth__kernel_mmap(struct pm_writer *w, struct pm_hits *d,
 			  struct pm_error *err);
 
 /* COMM (and FORK for other threads) of each thread of pid, MMAP2 of its
  * executable maps. A process that vanished meanwhile is skipped. */
-int pm_synth__process(struct pm_writer *w, struct pm_dsos *d, int pid,
+int pm_synth__process(struct pm_writer *w, struct pm_hits *d, int pid,
 		      struct pm_error *err);
 /* Every process in /proc. */
-int pm_synth__all(struct pm_writer *w, struct pm_dsos *d,
+int pm_synth__all(struct pm_writer *w, struct pm_hits *d,
 		  struct pm_error *err);
 
 /* The thread ids of a process (sorted); returns the count, -errno. */

@@ -82,7 +82,7 @@ struct pm_recorder {
 	int nr_rings;
 	struct pollfd *pfd;
 	struct pm_writer *w;
-	struct pm_dsos *dsos;
+	struct pm_hits *hits;
 	struct pm_record_stats st;
 	char *output;
 	struct pm_cpu_list cpus;
@@ -938,7 +938,7 @@ static int handle_record(struct pm_recorder *r, const struct perf_event_header *
 			parse_mini(b, blen, r->ev[in->ev].open.sample_type, &s);
 		if (s.has_time)
 			track_time(r, s.time);
-		pm_dsos__hit(r->dsos, s.pid, s.ip, h->misc & PM_MISC_CPUMODE_MASK);
+		pm_hits__hit(r->hits, s.pid, s.ip, h->misc & PM_MISC_CPUMODE_MASK);
 		if (in && r->ev[in->ev].burst) {
 			in->pid_last = s.pid;
 			in->tid_last = s.tid;
@@ -949,21 +949,21 @@ static int handle_record(struct pm_recorder *r, const struct perf_event_header *
 	}
 	case PERF_RECORD_MMAP:
 		if (blen >= 33)
-			pm_dsos__mmap(r->dsos, pm_load32(b, false), pm_load64(b + 8, false),
+			pm_hits__mmap(r->hits, pm_load32(b, false), pm_load64(b + 8, false),
 				      pm_load64(b + 16, false), (const char *)b + 32);
 		break;
 	case PERF_RECORD_MMAP2:
 		if (blen >= 65)
-			pm_dsos__mmap(r->dsos, pm_load32(b, false), pm_load64(b + 8, false),
+			pm_hits__mmap(r->hits, pm_load32(b, false), pm_load64(b + 8, false),
 				      pm_load64(b + 16, false), (const char *)b + 64);
 		break;
 	case PERF_RECORD_COMM:
 		if ((h->misc & PM_MISC_COMM_EXEC) && blen >= 8)
-			pm_dsos__exec(r->dsos, pm_load32(b, false));
+			pm_hits__exec(r->hits, pm_load32(b, false));
 		break;
 	case PERF_RECORD_FORK:
 		if (blen >= 16)
-			pm_dsos__fork(r->dsos, pm_load32(b, false), pm_load32(b + 4, false));
+			pm_hits__fork(r->hits, pm_load32(b, false), pm_load32(b + 4, false));
 		break;
 	case PERF_RECORD_LOST:
 		if (blen >= 16) {
@@ -1052,7 +1052,7 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 	r->go_fd = r->err_fd = r->cgroup_fd = -1;
 	r->output = pm_strdup(o->output ? o->output : "perf.data");
 	pipe_out = !strcmp(r->output, "-");
-	r->dsos = pm_dsos__new();
+	r->hits = pm_hits__new();
 	r->workload_only = o->argv && !per_cpu && !o->pid_list && !o->tid_list;
 	if (!o->events || !o->events->nr) {
 		ret = pm_error__fmt(err, PM_EUSAGE, "no events");
@@ -1174,10 +1174,10 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 	}
 	if ((ret = write_id_index(r, err)))
 		goto fail;
-	if ((ret = pm_synth__kernel_mmap(r->w, r->dsos, err)))
+	if ((ret = pm_synth__kernel_mmap(r->w, r->hits, err)))
 		goto fail;
 	if (o->system_wide || o->cpu_list) {
-		ret = pm_synth__all(r->w, r->dsos, err);
+		ret = pm_synth__all(r->w, r->hits, err);
 	} else if (o->pid_list || o->tid_list) {
 		int i, last = -1;
 
@@ -1195,7 +1195,7 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 				fclose(f);
 			}
 			if (tgid != last)
-				ret = pm_synth__process(r->w, r->dsos, tgid, err);
+				ret = pm_synth__process(r->w, r->hits, tgid, err);
 			last = tgid;
 		}
 	}
@@ -1366,7 +1366,7 @@ int pm_recorder__finish(struct pm_recorder *r, struct pm_error *err)
 	if (r->have_time && !pm_writer__is_pipe(r->w))
 		pm_writer__set_sample_time(r->w, r->first_time, r->last_time, NULL);
 	if (!pm_writer__is_pipe(r->w)) {
-		ret = pm_dsos__write_build_ids(r->dsos, r->w, err);
+		ret = pm_hits__write_build_ids(r->hits, r->w, err);
 		if (ret)
 			goto out;
 	}
@@ -1442,6 +1442,6 @@ void pm_recorder__delete(struct pm_recorder *r)
 	free(r->threads);
 	free(r->output);
 	pm_cpu_list__exit(&r->cpus);
-	pm_dsos__delete(r->dsos);
+	pm_hits__delete(r->hits);
 	free(r);
 }

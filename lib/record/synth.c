@@ -112,7 +112,7 @@ int pm_synth__system_features(struct pm_writer *w, struct pm_error *err)
 	return 0;
 }
 
-int pm_synth__kernel_mmap(struct pm_writer *w, struct pm_dsos *d,
+int pm_synth__kernel_mmap(struct pm_writer *w, struct pm_hits *d,
 			  struct pm_error *err)
 {
 	char line[512];
@@ -195,7 +195,7 @@ static bool read_comm(int pid, int tid, char *out, size_t size)
 	return ok;
 }
 
-static int synth_maps(struct pm_writer *w, struct pm_dsos *d, int pid,
+static int synth_maps(struct pm_writer *w, struct pm_hits *d, int pid,
 		      struct pm_error *err)
 {
 	char path[64], line[4096 + 256];
@@ -239,13 +239,13 @@ static int synth_maps(struct pm_writer *w, struct pm_dsos *d, int pid,
 		ret = pm_writer__mmap(w, PM_MISC_USER, &m, NULL, err);
 		if (ret)
 			break;
-		pm_dsos__mmap(d, (uint32_t)pid, start, end - start, name);
+		pm_hits__mmap(d, (uint32_t)pid, start, end - start, name);
 	}
 	fclose(f);
 	return ret;
 }
 
-int pm_synth__process(struct pm_writer *w, struct pm_dsos *d, int pid,
+int pm_synth__process(struct pm_writer *w, struct pm_hits *d, int pid,
 		      struct pm_error *err)
 {
 	int *tids = NULL, n, i, ret = 0;
@@ -281,7 +281,7 @@ int pm_synth__process(struct pm_writer *w, struct pm_dsos *d, int pid,
 	return ret;
 }
 
-int pm_synth__all(struct pm_writer *w, struct pm_dsos *d, struct pm_error *err)
+int pm_synth__all(struct pm_writer *w, struct pm_hits *d, struct pm_error *err)
 {
 	struct dirent *de;
 	DIR *dir = opendir("/proc");

@@ -283,7 +283,7 @@ static void test_build_id(void **state)
 }
 
 /* Which DSOs a writer gets build ids for, read back by the reader. */
-static uint32_t build_ids_written(struct pm_dsos *d, char names[][64], size_t max)
+static uint32_t build_ids_written(struct pm_hits *d, char names[][64], size_t max)
 {
 	struct pm_writer_opts wo = { .sz = sizeof(wo) };
 	struct pm_writer *w;
@@ -304,7 +304,7 @@ static uint32_t build_ids_written(struct pm_dsos *d, char names[][64], size_t ma
 	assert_true(pm_writer__add_event(w, &ev, &err) >= 0);
 	/* a file without data reads as interrupted, features unused */
 	assert_int_equal(pm_writer__finished_round(w, &err), 0);
-	assert_int_equal(pm_dsos__write_build_ids(d, w, &err), 0);
+	assert_int_equal(pm_hits__write_build_ids(d, w, &err), 0);
 	assert_int_equal(pm_writer__close_mem(w, &buf, &len, &err), 0);
 	assert_int_equal(pm_reader__open_mem(&r, buf, len, "mem", &err), 0);
 	n = pm_reader__features(r)->nr_build_ids;
@@ -319,36 +319,36 @@ static void test_dsos_hits(void **state)
 {
 	char exe[4096], names[4][64];
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	struct pm_dsos *d = pm_dsos__new();
+	struct pm_hits *d = pm_hits__new();
 	uint8_t id[20], n;
 
 	(void)state;
 	assert_true(len > 0 && len < 60);
 	exe[len] = 0;
 	if (pm_read_build_id(exe, id, &n)) {
-		pm_dsos__delete(d);
+		pm_hits__delete(d);
 		skip();
 		return;
 	}
 	/* not a file: never a DSO */
-	pm_dsos__mmap(d, 100, 0x1000, 0x1000, "[vdso]");
-	pm_dsos__mmap(d, 100, 0x10000, 0x1000, exe);
-	pm_dsos__hit(d, 100, 0x1800, 2);	/* [vdso] */
-	pm_dsos__hit(d, 101, 0x10800, 2);	/* another process */
-	pm_dsos__hit(d, 100, 0x11000, 2);	/* one past the end */
+	pm_hits__mmap(d, 100, 0x1000, 0x1000, "[vdso]");
+	pm_hits__mmap(d, 100, 0x10000, 0x1000, exe);
+	pm_hits__hit(d, 100, 0x1800, 2);	/* [vdso] */
+	pm_hits__hit(d, 101, 0x10800, 2);	/* another process */
+	pm_hits__hit(d, 100, 0x11000, 2);	/* one past the end */
 	assert_int_equal(build_ids_written(d, names, 4), 0);
 	/* a child created by fork has its parent's maps */
-	pm_dsos__fork(d, 101, 100);
-	pm_dsos__exec(d, 100);			/* the parent's go */
-	pm_dsos__hit(d, 100, 0x10800, 2);
+	pm_hits__fork(d, 101, 100);
+	pm_hits__exec(d, 100);			/* the parent's go */
+	pm_hits__hit(d, 100, 0x10800, 2);
 	assert_int_equal(build_ids_written(d, names, 4), 0);
-	pm_dsos__hit(d, 101, 0x10800, 2);
+	pm_hits__hit(d, 101, 0x10800, 2);
 	assert_int_equal(build_ids_written(d, names, 4), 1);
 	assert_string_equal(names[0], exe);
 	/* a later hit does not add it twice */
-	pm_dsos__hit(d, 101, 0x10000, 2);
+	pm_hits__hit(d, 101, 0x10000, 2);
 	assert_int_equal(build_ids_written(d, names, 4), 1);
-	pm_dsos__delete(d);
+	pm_hits__delete(d);
 }
 
 int main(void)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The DSOs samples hit, as perf record's build-id pass finds them: every
+ * (Not the symbols layer's pm_dsos: this one only marks hits while
+ * recording.) The DSOs samples hit, as perf record's build-id pass finds them: every
  * process's maps are followed from MMAP/MMAP2, FORK and COMM-exec records;
  * a sample's ip marks the DSO it falls in (the kernel for kernel-mode
  * samples). At the end the build ids of the hit DSOs go into the file.
@@ -15,6 +16,7 @@
 
 #include "record-int.h"
 #include "pmprof/abi.h"
+#include "pmprof/symbols.h"
 #include "pmprof/util.h"
 
 struct map {
@@ -34,7 +36,7 @@ struct dso {
 	bool hit;
 };
 
-struct pm_dsos {
+struct pm_hits {
 	struct proc *procs;
 	size_t nr_procs, alloc_procs;
 	size_t last_proc;
@@ -43,12 +45,12 @@ struct pm_dsos {
 	bool kernel_hit;
 };
 
-struct pm_dsos *pm_dsos__new(void)
+struct pm_hits *pm_hits__new(void)
 {
-	return pm_zalloc(sizeof(struct pm_dsos));
+	return pm_zalloc(sizeof(struct pm_hits));
 }
 
-void pm_dsos__delete(struct pm_dsos *d)
+void pm_hits__delete(struct pm_hits *d)
 {
 	size_t i;
 
@@ -63,7 +65,7 @@ void pm_dsos__delete(struct pm_dsos *d)
 	free(d);
 }
 
-static struct proc *find_proc(struct pm_dsos *d, uint32_t pid, bool create)
+static struct proc *find_proc(struct pm_hits *d, uint32_t pid, bool create)
 {
 	size_t i;
 
@@ -84,7 +86,7 @@ static struct proc *find_proc(struct pm_dsos *d, uint32_t pid, bool create)
 	return &d->procs[d->nr_procs++];
 }
 
-static int dso_index(struct pm_dsos *d, const char *path)
+static int dso_index(struct pm_hits *d, const char *path)
 {
 	size_t i;
 
@@ -97,7 +99,7 @@ static int dso_index(struct pm_dsos *d, const char *path)
 	return (int)d->nr_dsos++;
 }
 
-void pm_dsos__mmap(struct pm_dsos *d, uint32_t pid, uint64_t start,
+void pm_hits__mmap(struct pm_hits *d, uint32_t pid, uint64_t start,
 		   uint64_t len, const char *path)
 {
 	struct proc *p;
@@ -121,7 +123,7 @@ void pm_dsos__mmap(struct pm_dsos *d, uint32_t pid, uint64_t start,
 	p->last = 0;
 }
 
-void pm_dsos__fork(struct pm_dsos *d, uint32_t pid, uint32_t ppid)
+void pm_hits__fork(struct pm_hits *d, uint32_t pid, uint32_t ppid)
 {
 	struct proc *parent, *child;
 
@@ -138,7 +140,7 @@ void pm_dsos__fork(struct pm_dsos *d, uint32_t pid, uint32_t ppid)
 	child->last = 0;
 }
 
-void pm_dsos__exec(struct pm_dsos *d, uint32_t pid)
+void pm_hits__exec(struct pm_hits *d, uint32_t pid)
 {
 	struct proc *p = find_proc(d, pid, false);
 
@@ -148,7 +150,7 @@ void pm_dsos__exec(struct pm_dsos *d, uint32_t pid)
 	}
 }
 
-void pm_dsos__hit(struct pm_dsos *d, uint32_t pid, uint64_t ip, int cpumode)
+void pm_hits__hit(struct pm_hits *d, uint32_t pid, uint64_t ip, int cpumode)
 {
 	struct proc *p;
 	size_t i;
@@ -237,39 +239,7 @@ out:
 	return ret;
 }
 
-int pm_read_kernel_build_id(uint8_t id[20], uint8_t *size)
-{
-	uint8_t buf[4096];
-	size_t n, off = 0;
-	FILE *f = fopen("/sys/kernel/notes", "rb");
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	while (off + 12 <= n) {
-		uint32_t namesz, descsz, type;
-		size_t name, desc;
-
-		memcpy(&namesz, buf + off, 4);
-		memcpy(&descsz, buf + off + 4, 4);
-		memcpy(&type, buf + off + 8, 4);
-		name = off + 12;
-		desc = name + ((namesz + 3) & ~3U);
-		if (desc + descsz > n)
-			break;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(buf + name, "GNU", 4) &&
-		    descsz > 0) {
-			*size = (uint8_t)(descsz > 20 ? 20 : descsz);
-			memcpy(id, buf + desc, *size);
-			return 0;
-		}
-		off = desc + ((descsz + 3) & ~3U);
-	}
-	return -1;
-}
-
-int pm_dsos__write_build_ids(struct pm_dsos *d, struct pm_writer *w,
+int pm_hits__write_build_ids(struct pm_hits *d, struct pm_writer *w,
 			     struct pm_error *err)
 {
 	struct pm_build_id_entry b;
@@ -277,8 +247,12 @@ int pm_dsos__write_build_ids(struct pm_dsos *d, struct pm_writer *w,
 	int ret;
 
 	if (d->kernel_hit) {
+		int n;
+
 		memset(&b, 0, sizeof(b));
-		if (!pm_read_kernel_build_id(b.build_id, &b.size)) {
+		n = pm_kernel__host_build_id(NULL, b.build_id, sizeof(b.build_id), NULL);
+		if (n > 0) {
+			b.size = (uint8_t)n;
 			b.misc = PM_MISC_KERNEL;
 			b.pid = -1;
 			b.filename = (char *)"[kernel.kallsyms]";
