@@ -357,6 +357,15 @@ static void add_dummy(struct pm_recorder *r, bool inherit, bool enable_on_exec)
 	d->open.config = 9;	/* PERF_COUNT_SW_DUMMY */
 	d->open.sample_period = 1;
 	d->open.wakeup_events = 0;
+	/*
+	 * It never samples: no READ (it is no counter to analyses), no call
+	 * chains. The id fields stay, so ids sit where perf expects them in
+	 * samples and trailers of every event.
+	 */
+	d->open.sample_type &= PM_SAMPLE_IDENTIFIER | PM_SAMPLE_IP | PM_SAMPLE_TID |
+			       PM_SAMPLE_TIME | PM_SAMPLE_ADDR | PM_SAMPLE_ID |
+			       PM_SAMPLE_STREAM_ID | PM_SAMPLE_CPU | PM_SAMPLE_PERIOD;
+	d->open.read_format &= PM_FORMAT_ID;
 	pm_attr__set_flag(&d->open, PM_ATTR_FREQ, false);
 	for (i = 0; i < PM_ARRAY_SIZE(track); i++)
 		pm_attr__set_flag(&d->open, track[i], pm_attr__flag(&first->spec->attr, track[i]));
@@ -1209,10 +1218,26 @@ fail:
 	return ret;
 }
 
-int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
+static int arm_bursts(struct pm_recorder *r, struct pm_error *err)
 {
 	size_t i;
 	int ret;
+
+	for (i = 0; i < r->nr_inst; i++) {
+		struct instance *in = &r->inst[i];
+
+		if (r->ev[in->ev].burst && r->ev[in->ev].leader == in->ev) {
+			ret = arm(r, in, err);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
+{
+	size_t i;
 
 	r->started = true;
 	/* re-arm bursts on time: no timer slack for this process */
@@ -1221,16 +1246,11 @@ int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
 		struct instance *in = &r->inst[i];
 		struct rec_event *re = &r->ev[in->ev];
 
-		if (re->leader != in->ev)
+		if (re->leader != in->ev || re->burst)
 			continue;
-		if (re->burst) {
-			ret = arm(r, in, err);
-			if (ret)
-				return ret;
-		} else if (!pm_attr__flag(&re->open, PM_ATTR_ENABLE_ON_EXEC) &&
-			   pm_attr__flag(&re->open, PM_ATTR_DISABLED)) {
+		if (!pm_attr__flag(&re->open, PM_ATTR_ENABLE_ON_EXEC) &&
+		    pm_attr__flag(&re->open, PM_ATTR_DISABLED))
 			ioctl(in->fd, PERF_EVENT_IOC_ENABLE, 0);
-		}
 	}
 	if (r->child > 0) {
 		int e = 0;
@@ -1253,7 +1273,9 @@ int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
 					     strerror(e));
 		}
 	}
-	return 0;
+	/* bursts start once the workload is the command (its exec is done):
+	 * nothing of pmprof's child before the exec gets sampled */
+	return arm_bursts(r, err);
 }
 
 static void reaped(struct pm_recorder *r, int status, const struct rusage *ru)
