@@ -1,21 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmprof record: for now only --dry-run, which parses the events as perf
- * record would configure them and prints the attrs and the sampling plan
- * (the first windows of each event, from the model) without opening
- * anything. The recorder proper builds on record_prepare(): options are
- * parsed into struct record_cli, events into a pm_evspec_list.
+ * pmprof record: record a workload, processes or CPUs into perf.data with
+ * perf record's options and defaults, plus short-window sampling (the hf
+ * modes, see include/pmprof/record.h) and --metrics. --dry-run parses the
+ * events as perf record would configure them and prints the attrs and
+ * the sampling plan (the first windows of each event, from the model)
+ * without opening anything.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "cli.h"
 #include "pmprof/evspec.h"
 #include "pmprof/json.h"
 #include "pmprof/period.h"
+#include "pmprof/record.h"
 
 struct record_cli {
 	struct pm_opt_list events;	/* -e, repeatable */
@@ -28,12 +35,28 @@ struct record_cli {
 	bool no_inherit;		/* -i */
 	const char *sysfs;		/* --sysfs DIR */
 	bool dry_run;
+	bool system_wide;		/* -a */
+	const char *cpu_list;		/* -C */
+	const char *pid_list;		/* -p */
+	const char *tid_list;		/* -t */
+	bool per_thread;		/* --per-thread */
+	const char *clockid;		/* -k */
+	const char *mmap_pages;		/* -m */
+	const char *output;		/* -o */
+	const char *hf_mode;		/* --hf-mode */
+	bool metrics;			/* --metrics */
+	bool quiet;			/* -q */
+	char metrics_spec[512];
 	int plan;			/* windows shown per event */
 	uint64_t seed;
 	enum pm_output_format format;
 };
 
 static const char *const record_usage[] = {
+	"pmprof record [-e EVENT]... [-c N | -F HZ] [-a] [-C CPUS] [-p PID | -t TID]\n"
+	"              [-g | --call-graph fp[,DEPTH]] [-T] [--sample-cpu] [-k CLOCKID]\n"
+	"              [-m PAGES] [-o FILE] [--hf-mode auto|kernel|burst|fixed|off]\n"
+	"              [--metrics] [-- COMMAND [ARG]...]",
 	"pmprof record [-e EVENT]... [-c N | -F HZ] [-g] --dry-run [--format json]",
 	NULL,
 };
@@ -86,8 +109,13 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 		return PM_EXIT_USAGE;
 	if (rc->period && rc->freq)
 		return pm_cli_usage_error("-c and -F are mutually exclusive");
-	if (!rc->events.nr) {
-		static const char *dflt = "cycles";
+	if (rc->metrics) {
+		if (pm_evspec__parse(list, rc->metrics_spec, &eo, &err))
+			return pm_cli_usage_error("%s", err.msg);
+	} else if (!rc->events.nr) {
+		/* perf's default: cycles, or cpu-clock without a hardware PMU */
+		const char *dflt = rc->dry_run || pm_recorder__probe_event(0, 0) ?
+				   "cycles" : "cpu-clock";
 
 		if (pm_evspec__parse(list, dflt, &eo, &err))
 			return pm_cli_usage_error("%s", err.msg);
@@ -345,6 +373,206 @@ static void print_text(const struct pm_evspec_list *l, const struct record_cli *
 	free(w);
 }
 
+/* ---- recording ---- */
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void on_child(int sig)
+{
+	(void)sig;	/* only to interrupt ppoll */
+}
+
+static void note_cb(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "pmprof record: %s\n", msg);
+}
+
+/* -m: a page count (a power of 2), or a size with K/M/G. */
+static int parse_pages(const char *s, unsigned int *pages)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 0);
+	long psz = sysconf(_SC_PAGESIZE);
+
+	if (end == s || v == 0)
+		return -1;
+	if (*end) {
+		unsigned long long mult = 1;
+
+		switch (*end) {
+		case 'k': case 'K': mult = 1ULL << 10; break;
+		case 'm': case 'M': mult = 1ULL << 20; break;
+		case 'g': case 'G': mult = 1ULL << 30; break;
+		default: return -1;
+		}
+		if (end[1] && strcmp(end + 1, "B") && strcmp(end + 1, "b"))
+			return -1;
+		v = v * mult / (unsigned long long)psz;
+		if (!v)
+			v = 1;
+		/* a size rounds up to a power of 2, as perf does */
+		while (v & (v - 1))
+			v = (v | (v - 1)) + 1;
+	}
+	if (v > (1ULL << 20) || (v & (v - 1)))
+		return -1;
+	*pages = (unsigned int)v;
+	return 0;
+}
+
+static void progress(const struct pm_record_stats *st, bool final)
+{
+	if (final) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	fprintf(stderr, "\r[ pmprof record: %" PRIu64 " samples, %.2f MB ]\033[K",
+		st->samples, (double)st->bytes / 1e6);
+}
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
+		      int nargs, const char **args, int argc, const char **argv)
+{
+	struct pm_record_opts o = { .sz = sizeof(o) };
+	struct pm_recorder *r = NULL;
+	const struct pm_record_stats *st;
+	struct sigaction sa;
+	struct pm_error err;
+	char **wargv = NULL;
+	bool tty = isatty(2) && !rc->quiet;
+	uint64_t last_progress = 0;
+	int ret, i, status = 0;
+
+	memset(&err, 0, sizeof(err));
+	o.events = list;
+	o.output = rc->output;
+	o.system_wide = rc->system_wide;
+	o.cpu_list = rc->cpu_list;
+	o.pid_list = rc->pid_list;
+	o.tid_list = rc->tid_list;
+	o.per_thread = rc->per_thread;
+	o.clockid = -1;
+	o.seed = rc->seed;
+	o.note = rc->quiet ? NULL : note_cb;
+	o.cmdline_argc = (uint32_t)argc;
+	o.cmdline_argv = argv;
+	if (rc->clockid && pm_clockid__parse(rc->clockid, &o.clockid))
+		return pm_cli_usage_error("-k: unknown clock '%s' (monotonic, monotonic_raw, "
+					  "realtime, boottime, tai or a number)", rc->clockid);
+	if (!rc->clockid && rc->metrics)
+		o.clockid = CLOCK_MONOTONIC_RAW;	/* as Arm's reference recording */
+	if (rc->mmap_pages && parse_pages(rc->mmap_pages, &o.mmap_pages))
+		return pm_cli_usage_error("-m %s: give a power of 2 of pages (e.g. 128) "
+					  "or a size (e.g. 2M)", rc->mmap_pages);
+	if (rc->hf_mode && pm_hf_mode__parse(rc->hf_mode, &o.hf_mode))
+		return pm_cli_usage_error("--hf-mode: unknown mode '%s' (auto, kernel, burst, "
+					  "fixed or off)", rc->hf_mode);
+	if (rc->pid_list && rc->tid_list)
+		return pm_cli_usage_error("-p and -t are mutually exclusive");
+	if (nargs > 0) {
+		wargv = calloc((size_t)nargs + 1, sizeof(char *));
+		for (i = 0; i < nargs; i++)
+			wargv[i] = (char *)args[i];
+		o.argv = wargv;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	ret = pm_recorder__new(&r, &o, &err);
+	if (ret) {
+		fprintf(stderr, "pmprof record: %s\n", err.msg);
+		free(wargv);
+		return ret == -PM_EUSAGE ? PM_EXIT_USAGE : PM_EXIT_INPUT;
+	}
+	st = pm_recorder__stats(r);
+	if (!rc->quiet && st->mode != PM_HF_NONE) {
+		fprintf(stderr, "pmprof record: hf mode %s", pm_hf_mode__name(st->mode));
+		if (st->mode == PM_HF_BURST)
+			fprintf(stderr, ", %s", pm_burst_scope__name(st->scope));
+		fputc('\n', stderr);
+	}
+	ret = pm_recorder__start(r, &err);
+	if (ret) {
+		int exec_errno = st->exec_errno;
+
+		fprintf(stderr, "pmprof record: %s\n", err.msg);
+		pm_recorder__finish(r, NULL);
+		pm_recorder__delete(r);
+		free(wargv);
+		return exec_errno ? 127 : PM_EXIT_INPUT;
+	}
+	while (1) {
+		if (stop_signal)
+			pm_recorder__stop(r);
+		ret = pm_recorder__poll(r, 100, &err);
+		if (ret <= 0)
+			break;
+		if (tty && mono_ms() - last_progress >= 250) {
+			last_progress = mono_ms();
+			progress(st, false);
+		}
+	}
+	if (tty)
+		progress(st, true);
+	if (ret < 0) {
+		fprintf(stderr, "pmprof record: %s\n", err.msg);
+		/* still close the file properly */
+	}
+	if (pm_recorder__finish(r, &err)) {
+		fprintf(stderr, "pmprof record: %s: %s\n", pm_recorder__output(r), err.msg);
+		ret = -1;
+	}
+	if (!rc->quiet) {
+		fprintf(stderr, "[ pmprof record: Wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+			(double)st->bytes / 1e6, pm_recorder__output(r), st->samples);
+		if (st->mode == PM_HF_BURST)
+			fprintf(stderr, "[ pmprof record: %" PRIu64 " bursts of short windows ]\n",
+				st->bursts);
+		if (st->have_workload && st->workload_exited)
+			fprintf(stderr, "[ pmprof record: the workload ran %.3f s user + %.3f s system ]\n",
+				st->workload_user, st->workload_sys);
+		if (st->throttles)
+			fprintf(stderr, "[ pmprof record: the kernel throttled %" PRIu64 " times ]\n",
+				st->throttles);
+	}
+	if (st->lost)
+		fprintf(stderr, "pmprof record: lost %" PRIu64 " samples\n", st->lost);
+	if (ret < 0)
+		status = PM_EXIT_INPUT;
+	else if (stop_signal)
+		status = 0;	/* interrupted on purpose: the file is complete */
+	else if (st->have_workload && st->workload_exited) {
+		if (WIFEXITED(st->workload_status))
+			status = WEXITSTATUS(st->workload_status);
+		else if (WIFSIGNALED(st->workload_status))
+			status = 128 + WTERMSIG(st->workload_status);
+	}
+	pm_recorder__delete(r);
+	free(wargv);
+	return status;
+}
+
 int cmd_record(int argc, const char **argv)
 {
 	struct record_cli rc = { .plan = 8, .format = PM_FORMAT_TABLE };
@@ -360,6 +588,22 @@ int cmd_record(int argc, const char **argv)
 		OPT_BOOLEAN('T', "timestamp", &rc.timestamp, "sample the time"),
 		OPT_BOOLEAN(0, "sample-cpu", &rc.sample_cpu, "sample the cpu"),
 		OPT_BOOLEAN('i', "no-inherit", &rc.no_inherit, "child tasks do not inherit counters"),
+		OPT_BOOLEAN('a', "all-cpus", &rc.system_wide, "system-wide collection from all CPUs"),
+		OPT_STRING('C', "cpu", &rc.cpu_list, "cpu", "list of CPUs to monitor (e.g. 0-3,5)"),
+		OPT_STRING('p', "pid", &rc.pid_list, "pid", "record events on existing process ids"),
+		OPT_STRING('t', "tid", &rc.tid_list, "tid", "record events on existing thread ids"),
+		OPT_BOOLEAN(0, "per-thread", &rc.per_thread,
+			    "events per thread on any CPU, a ring buffer per thread"),
+		OPT_STRING('k', "clockid", &rc.clockid, "clockid",
+			   "clockid for sample times (monotonic, monotonic_raw, ...)"),
+		OPT_STRING('m', "mmap-pages", &rc.mmap_pages, "pages",
+			   "ring buffer size per CPU: pages (a power of 2) or a size (2M)"),
+		OPT_STRING('o', "output", &rc.output, "file", "output file name (default perf.data)"),
+		OPT_STRING(0, "hf-mode", &rc.hf_mode, "mode",
+			   "short windows: auto, kernel, burst, fixed or off (default auto)"),
+		OPT_BOOLEAN(0, "metrics", &rc.metrics,
+			    "record the best counter group for per-function metrics"),
+		OPT_BOOLEAN('q', "quiet", &rc.quiet, "print no messages but errors"),
 		OPT_STRING(0, "sysfs", &rc.sysfs, "dir", "sysfs root for PMUs and tracepoints (default /sys)"),
 		OPT_BOOLEAN(0, "dry-run", &rc.dry_run, "print the attrs and the sampling plan, open nothing"),
 		OPT_INTEGER(0, "plan", &rc.plan, "n", "windows shown per event in the plan (default 8)"),
@@ -367,21 +611,47 @@ int cmd_record(int argc, const char **argv)
 		OPT_FORMAT(&rc.format),
 		OPT_END(),
 	};
-	int ret, nargs;
+	int ret, nargs, i;
+	/* the command line as given, for the CMDLINE feature */
+	const char **cmdline = calloc((size_t)argc + 2, sizeof(char *));
+
+	cmdline[0] = "pmprof";
+	for (i = 0; i < argc; i++)
+		cmdline[i + 1] = argv[i];
 
 	/* nargs: the workload command left in argv, for the recorder */
 	nargs = pm_parse_options(argc, argv, opts, record_usage, PM_PARSE_STOP_AT_NON_OPTION);
-	if ((ret = pm_cli_parse_status(nargs)) >= 0)
+	if ((ret = pm_cli_parse_status(nargs)) >= 0) {
+		free(cmdline);
 		return ret;
-	(void)nargs;
+	}
 	if (rc.plan < 0 || rc.plan > 100000)
-		return pm_cli_usage_error("--plan: %d out of range (0-100000)", rc.plan);
+		return free(cmdline), pm_cli_usage_error("--plan: %d out of range (0-100000)", rc.plan);
+	if (rc.metrics) {
+		struct pm_metrics_choice mc;
+
+		if (rc.events.nr) {
+			free(cmdline);
+			return pm_cli_usage_error("--metrics chooses the events: do not give -e");
+		}
+		pm_recorder__choose_metrics(&mc);
+		snprintf(rc.metrics_spec, sizeof(rc.metrics_spec), "%s", mc.spec);
+		if (!rc.callgraph_fp && !rc.callgraph)
+			rc.callgraph = "fp,4";
+		rc.timestamp = true;
+		rc.sample_cpu = true;
+		if (!rc.quiet) {
+			fprintf(stderr, "pmprof record: --metrics: %s\n", mc.spec);
+			fprintf(stderr, "pmprof record: --metrics: %s%s\n",
+				mc.hw ? "hardware PMU found" : "", mc.why[0] ? mc.why : "");
+		}
+	}
 	pm_evspec_list__init(&list);
 	ret = record_prepare(&rc, &list);
 	if (ret)
 		goto out;
 	if (!rc.dry_run) {
-		ret = pm_cli_usage_error("record: recording is not built yet; use --dry-run to see the events");
+		ret = run_record(&rc, &list, nargs, argv, argc + 1, cmdline);
 		goto out;
 	}
 	if (rc.format == PM_FORMAT_JSON)
@@ -391,5 +661,6 @@ int cmd_record(int argc, const char **argv)
 out:
 	pm_evspec_list__exit(&list);
 	free(rc.events.items);
+	free(cmdline);
 	return ret;
 }

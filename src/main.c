@@ -17,7 +17,7 @@ struct cmd {
 };
 
 static const struct cmd commands[] = {
-	{ "record", cmd_record, "record a workload or the system (--dry-run shows the plan)" },
+	{ "record", cmd_record, "record a workload or the system into perf.data" },
 	{ "report", cmd_report, "the hotspot profile: samples by symbol, DSO, thread" },
 	{ "metrics", cmd_metrics, "per-function metrics (CPI, misses per kilo-instruction) from sample windows" },
 	{ "profileme", cmd_profileme, "Alpha ProfileMe status by symbol or instruction (DCPI style)" },

@@ -13,9 +13,9 @@ python3 "$TOP/tests/tools/evspec-check.py" "$PMPROF" \
 
 # The CLI around the parser.
 out=$("$PMPROF" record -e cpu-clock 2>&1); rc=$?
-check_eq "record without --dry-run exits 1" 1 "$rc"
-case "$out" in *"not built yet"*) ok "record without --dry-run says why" ;;
-*) not_ok "record without --dry-run says why: $out" ;; esac
+check_eq "record without a target exits 1" 1 "$rc"
+case "$out" in *"nothing to record"*) ok "record without a target says why" ;;
+*) not_ok "record without a target says why: $out" ;; esac
 out=$("$PMPROF" record -e 'cpu-clock/foo=1/' --dry-run 2>&1)
 l1=$(printf '%s\n' "$out" | sed -n 1p); l2=$(printf '%s\n' "$out" | sed -n 2p)
 pre=${l1%%foo=1*}; caret=${l2%%\\___*}

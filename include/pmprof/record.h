@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Recording with perf_event_open into perf.data (`pmprof record`).
+ *
+ *	struct pm_recorder *r;
+ *
+ *	pm_recorder__new(&r, &opts, &err);	open events, file, synthesize,
+ *						fork the workload (held)
+ *	pm_recorder__start(r, &err);		enable / release the workload
+ *	while (pm_recorder__poll(r, 100, &err) > 0)
+ *		...progress, signals (pm_recorder__stop())...
+ *	pm_recorder__finish(r, &err);		drain, build ids, features, close
+ *	pm_recorder__delete(r);
+ *
+ * Short windows ("hf" events: an event spec with an hf-period term) are
+ * recorded in one of these modes:
+ *
+ *  kernel  The proposed kernel ABI: 144-byte attrs with hf_sample. Only
+ *          when perf_event_open accepts them (probed once: kernels without
+ *          the feature fail with E2BIG and write back their attr size).
+ *  burst   The emulation for stock kernels. Each counter instance of an hf
+ *          leader is opened with sample_period = the short period S,
+ *          disabled, and armed with PERF_EVENT_IOC_REFRESH(N + 1) (N =
+ *          hf-burst, default 1): the kernel itself takes exactly N + 1
+ *          samples S events apart and disables the group. pmprof re-arms
+ *          it after the long interval (period - N x S events, converted to
+ *          time: exact for cpu-clock/task-clock, from the rate measured
+ *          over the burst otherwise; jittered by hf-rand/hf-jitter through
+ *          the period model). Around each gap the file gets a THROTTLE
+ *          record (the burst's last sample time + 1 ns, when the group
+ *          stopped) and an UNTHROTTLE record (the event clock read just
+ *          before the re-arm), both with the instance's id. The first
+ *          sample of a burst opens a window, the next N close windows of S
+ *          events. The event keeps its hf terms in its name (EVENT_DESC,
+ *          e.g. "cpu-clock/period=1000000,hf-period=10000/") and its attr
+ *          in the file has sample_period = the total period: that is how
+ *          `pmprof metrics` recognises short windows (see metrics.h).
+ *          Instances (REFRESH refuses inherited events):
+ *            -a / -C          per CPU (pid -1);
+ *            workload         per CPU in a cgroup v2 made for the
+ *                             workload (all its threads and children);
+ *                             with --per-thread, or without cgroup v2
+ *                             (or not root): the workload's first thread
+ *                             only, without inherit (said on stderr);
+ *            -p / -t          per thread (the threads present at start),
+ *                             without inherit.
+ *          Side-band records (COMM, MMAP2, FORK, EXIT) come from a "dummy"
+ *          tracking event: disabled hf leaders get none.
+ *          Needs the event clock readable from user space, so burst mode
+ *          uses CLOCK_MONOTONIC unless -k gives a clock.
+ *  fixed   Every sample at the short period (sample_period = S).
+ *  off     hf terms ignored: every sample at the total period.
+ *  auto    kernel if supported, else burst, else fixed.
+ */
+#ifndef PMPROF_RECORD_H
+#define PMPROF_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmprof/error.h"
+#include "pmprof/evspec.h"
+
+enum pm_hf_mode {
+	PM_HF_AUTO = 0,
+	PM_HF_KERNEL,
+	PM_HF_BURST,
+	PM_HF_FIXED,
+	PM_HF_OFF,
+	PM_HF_NONE,	/* (result only) no event has hf terms */
+};
+
+const char *pm_hf_mode__name(enum pm_hf_mode m);
+/* "auto", "kernel", "burst", "fixed", "off"; -1 if unknown. */
+int pm_hf_mode__parse(const char *s, enum pm_hf_mode *out);
+
+/* Where burst instances live. */
+enum pm_burst_scope {
+	PM_BURST_SCOPE_NONE = 0,
+	PM_BURST_SCOPE_CPU,		/* -a / -C */
+	PM_BURST_SCOPE_CGROUP,		/* per CPU, in the workload's cgroup */
+	PM_BURST_SCOPE_THREAD,		/* per thread, no inherit */
+};
+
+const char *pm_burst_scope__name(enum pm_burst_scope s);
+
+/* ---- CPU lists ---- */
+
+struct pm_cpu_list {
+	int *cpus;
+	int nr;
+};
+
+/* "0-3,5": sorted, no duplicates, each online. */
+int pm_cpu_list__parse(struct pm_cpu_list *l, const char *s,
+		       struct pm_error *err);
+int pm_cpu_list__online(struct pm_cpu_list *l, struct pm_error *err);
+void pm_cpu_list__exit(struct pm_cpu_list *l);
+
+/* ---- clocks ---- */
+
+/* "monotonic", "CLOCK_MONOTONIC_RAW", "mono_raw", a number...; -1. */
+int pm_clockid__parse(const char *s, int *clockid);
+const char *pm_clockid__name(int clockid);
+
+/* ---- perf_event_open ---- */
+
+/*
+ * perf_event_open with an attr encoded at attr->size (128 or 144). On
+ * failure, a message that says what to do: perf_event_paranoid and the
+ * sysctl for EACCES/EPERM, "not supported" for events the machine lacks,
+ * the attr size the kernel wants for E2BIG.
+ */
+int pm_perf_event_open(const struct pm_attr *attr, int pid, int cpu,
+		       int group_fd, unsigned long flags, const char *name,
+		       struct pm_error *err);
+
+/* Does the kernel take 144-byte attrs with hf_sample? 1 yes, 0 no (and
+ * *kernel_size the size it wrote back, 0 if none). */
+int pm_recorder__probe_hf_abi(uint32_t *kernel_size);
+
+/* Can this event be opened here (self, any CPU)? */
+bool pm_recorder__probe_event(uint32_t type, uint64_t config);
+
+/* ---- the recorder ---- */
+
+struct pm_record_opts {
+	size_t sz;			/* sizeof(struct pm_record_opts) */
+	struct pm_evspec_list *events;	/* after pm_evspec__apply_record */
+	const char *output;		/* NULL: perf.data */
+	bool system_wide;		/* -a */
+	const char *cpu_list;		/* -C */
+	const char *pid_list;		/* -p: comma-separated */
+	const char *tid_list;		/* -t */
+	bool per_thread;		/* --per-thread: events per thread on any
+					   CPU, a ring buffer per thread */
+	char *const *argv;		/* the workload, NULL-terminated, or NULL */
+	int clockid;			/* -k; -1: none given */
+	unsigned int mmap_pages;	/* -m; 0: default */
+	enum pm_hf_mode hf_mode;
+	uint64_t seed;			/* burst jitter */
+	uint32_t cmdline_argc;		/* CMDLINE feature */
+	const char *const *cmdline_argv;
+	/* Messages for the user (chosen mode, scope, fallbacks); may be NULL. */
+	void (*note)(void *ctx, const char *msg);
+	void *note_ctx;
+};
+
+struct pm_record_stats {
+	enum pm_hf_mode mode;		/* the one in effect */
+	enum pm_burst_scope scope;
+	uint64_t samples;		/* SAMPLE records written */
+	uint64_t records;		/* all records written */
+	uint64_t bytes;			/* file offset */
+	uint64_t lost;			/* samples lost (LOST records) */
+	uint64_t lost_records;
+	uint64_t throttles, unthrottles;/* the kernel's (not burst gaps) */
+	uint64_t bursts;		/* burst mode: bursts completed */
+	uint64_t wakeups;
+	int nr_instances;		/* counter instances opened */
+	int nr_rings;
+	/* workload */
+	bool have_workload;
+	bool workload_exited;
+	int workload_status;		/* wait status */
+	double workload_user, workload_sys;	/* its CPU seconds (rusage) */
+	int exec_errno;			/* the workload could not start */
+};
+
+struct pm_recorder;
+
+int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
+		   struct pm_error *err);
+/* Enable the events; release the workload (it then execs). */
+int pm_recorder__start(struct pm_recorder *r, struct pm_error *err);
+/*
+ * Wait up to timeout_ms for data (or a burst re-arm), drain the ring
+ * buffers, re-arm bursts. 1 while recording, 0 when done (the workload
+ * exited, or there is none and pm_recorder__stop() was called), < 0 error.
+ */
+int pm_recorder__poll(struct pm_recorder *r, int timeout_ms, struct pm_error *err);
+/* Stop: signal the workload (SIGTERM) or, without one, end the loop. */
+void pm_recorder__stop(struct pm_recorder *r);
+/* Drain, disable, write build ids and features, close the file. */
+int pm_recorder__finish(struct pm_recorder *r, struct pm_error *err);
+const struct pm_record_stats *pm_recorder__stats(const struct pm_recorder *r);
+const char *pm_recorder__output(const struct pm_recorder *r);
+void pm_recorder__delete(struct pm_recorder *r);
+
+/* ---- --metrics ---- */
+
+struct pm_metrics_choice {
+	bool hw;			/* a hardware PMU was found */
+	char spec[512];			/* the -e string */
+	char why[256];			/* what was left out and why */
+};
+
+/*
+ * The best group this machine offers for per-function metrics: cycles
+ * leading with period 1,000,000 and 300-event windows, then instructions,
+ * branch-misses, cache-references, cache-misses (those that open), user
+ * only; without a hardware PMU, a software group led by cpu-clock
+ * (period 10 ms, 100 us windows: what a VM's hrtimer times reliably),
+ * with task-clock, page-faults and context-switches.
+ */
+void pm_recorder__choose_metrics(struct pm_metrics_choice *c);
+
+#endif

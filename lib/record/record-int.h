@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Internals of lib/record: ring buffers, synthesis, DSO hits. */
+#ifndef PMPROF_RECORD_INT_H
+#define PMPROF_RECORD_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmprof/error.h"
+#include "pmprof/record.h"
+#include "pmprof/writer.h"
+
+struct perf_event_header;
+
+/* ---- ring.c ---- */
+
+struct pm_ring {
+	int fd;
+	void *base;		/* the metadata page */
+	uint8_t *data;		/* the data pages */
+	uint64_t mask;		/* data size - 1 */
+	size_t len;		/* mapped length */
+	uint64_t head, tail;	/* this pass */
+	uint8_t *bounce;	/* a wrapped record, made whole */
+	size_t bounce_len;
+};
+
+int pm_ring__map(struct pm_ring *rb, int fd, unsigned int pages,
+		 struct pm_error *err);
+void pm_ring__unmap(struct pm_ring *rb);
+void pm_ring__begin(struct pm_ring *rb);
+const struct perf_event_header *pm_ring__next(struct pm_ring *rb, size_t *size);
+void pm_ring__end(struct pm_ring *rb);
+
+/* ---- hits.c: which DSOs samples hit, for the BUILD_ID feature ---- */
+
+struct pm_hits;
+
+struct pm_hits *pm_hits__new(void);
+void pm_hits__delete(struct pm_hits *d);
+void pm_hits__mmap(struct pm_hits *d, uint32_t pid, uint64_t start,
+		   uint64_t len, const char *path);
+/* A new process (pid != ppid) starts with its parent's maps. */
+void pm_hits__fork(struct pm_hits *d, uint32_t pid, uint32_t ppid);
+/* exec: the old maps are gone. */
+void pm_hits__exec(struct pm_hits *d, uint32_t pid);
+void pm_hits__hit(struct pm_hits *d, uint32_t pid, uint64_t ip, int cpumode);
+/* BUILD_ID entries for every DSO hit whose build id can be read. */
+int pm_hits__write_build_ids(struct pm_hits *d, struct pm_writer *w,
+			     struct pm_error *err);
+/* The GNU build id of an ELF file (0 and *size, or -1). */
+int pm_read_build_id(const char *path, uint8_t id[20], uint8_t *size);
+
+/* ---- synth.c: records and features from /proc and the system ---- */
+
+/* HOSTNAME OSRELEASE VERSION ARCH NRCPUS CPUDESC CPUID TOTAL_MEM. */
+int pm_synth__system_features(struct pm_writer *w, struct pm_error *err);
+
+/* The kernel's text map ([kernel.kallsyms]_text), as perf writes it. */
+int pm_synth__kernel_mmap(struct pm_writer *w, struct pm_hits *d,
+			  struct pm_error *err);
+
+/* COMM (and FORK for other threads) of each thread of pid, MMAP2 of its
+ * executable maps. A process that vanished meanwhile is skipped. */
+int pm_synth__process(struct pm_writer *w, struct pm_hits *d, int pid,
+		      struct pm_error *err);
+/* Every process in /proc. */
+int pm_synth__all(struct pm_writer *w, struct pm_hits *d,
+		  struct pm_error *err);
+
+/* The thread ids of a process (sorted); returns the count, -errno. */
+int pm_proc_threads(int pid, int **tids);
+
+#endif

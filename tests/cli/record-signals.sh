@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# pmprof record interrupted: SIGINT at random times (and SIGTERM) stops the
+# workload and leaves a complete file that perf and pmprof both read, with
+# the same sample counts, in plain, fixed and burst modes.
+. "$(dirname "$0")/../lib.sh"
+WORKLOAD="$TOP/$BUILD/bench/workload"
+CHECK="$TOP/tests/tools/record-check.sh"
+
+if ! have_perf; then
+	skip record-signals "perf cannot record here"
+	exit 0
+fi
+cd "$TMP" || exit 1
+modes=(off fixed burst)
+RANDOM=$$
+for i in $(seq 1 10); do
+	mode=${modes[$((i % 3))]}
+	sig=INT
+	[ "$i" = 5 ] && sig=TERM
+	# 50 ms to 800 ms into a run that would take seconds
+	delay=$(awk -v r=$RANDOM 'BEGIN { printf "%.3f", 0.05 + (r % 750) / 1000 }')
+	"$PMPROF" record -o "i$i.data" --hf-mode $mode -g \
+		-e '{cpu-clock/period=1000000,hf-period=50000/,task-clock}:S' -- \
+		"$WORKLOAD" -n 1000000 >/dev/null 2>"i$i.err" &
+	rec=$!
+	sleep "$delay"
+	kill -$sig $rec
+	wait $rec
+	rc=$?
+	left=$(pgrep -f "workload -n 1000000$" -P $rec 2>/dev/null | wc -l)
+	if [ $rc = 0 ] && [ "$left" = 0 ] && out=$("$CHECK" "$PMPROF" "i$i.data" "i$i.err" 2>&1); then
+		ok "SIG$sig after ${delay}s ($mode): $out"
+	else
+		not_ok "SIG$sig after ${delay}s ($mode): exit $rc"
+		printf '%s\n' "$out" | sed 's/^/# /'
+		sed 's/^/# record: /' "i$i.err" | head -5
+	fi
+done
+if ! pgrep -f "$WORKLOAD -n 1000000$" >/dev/null; then ok "no workload left running"
+else not_ok "no workload left running"; pkill -f "$WORKLOAD -n 1000000$"; fi
