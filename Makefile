@@ -35,7 +35,7 @@ ifneq ($(SAN),)
 ALL_CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS    += -fsanitize=$(SAN)
 endif
-LIBS     := $(PKG_LIBS) -lm
+LIBS     := $(PKG_LIBS) -liberty -lm
 
 LIB_SRCS  := $(sort $(wildcard lib/*/*.c))
 CLI_SRCS  := $(sort $(wildcard src/*.c))
@@ -75,10 +75,12 @@ $(BUILD)/libpmprof-cli.a: $(filter-out $(BUILD)/src/main.o,$(CLI_OBJS))
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/tests/unit/%: tests/unit/%.c $(KIT_OBJS) $(LIBPMPROF)
+# Unit tests link the CLI's internals too (without main()), so a test can
+# run a whole command in-process.
+$(BUILD)/tests/unit/%: tests/unit/%.c $(KIT_OBJS) $(BUILD)/libpmprof-cli.a $(LIBPMPROF)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -Itests -o $@ $< $(KIT_OBJS) \
-	    $(LIBPMPROF) $(LIBS) $(TEST_LIBS) $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -Itests -Isrc -MMD -MP -MF $@.d -o $@ $< $(KIT_OBJS) \
+	    $(BUILD)/libpmprof-cli.a $(LIBPMPROF) $(LIBS) $(TEST_LIBS) $(LDFLAGS)
 
 $(BUILD)/tests/fixture/%.o: tests/fixture/%.c
 	@mkdir -p $(dir $@)
@@ -137,4 +139,8 @@ install: all
 clean:
 	rm -rf build build-* pmprof
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(KIT_OBJS:.o=.d)
+# Keep intermediate objects (the fixture kit's): make would delete them
+# after the tests link, and print that after the test summary.
+.SECONDARY:
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(KIT_OBJS:.o=.d) $(UNIT_BINS:=.d)

@@ -5,6 +5,8 @@
 
 int cmd_info(int argc, const char **argv);
 int cmd_dump(int argc, const char **argv);
+int cmd_inject(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
+int cmd_record(int argc, const char **argv);
 
 #endif

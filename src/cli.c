@@ -11,6 +11,9 @@ int pm_cli_input_error(const char *file, const struct pm_error *err)
 {
 	const char *msg = err->msg[0] ? err->msg : pm_strerror(err->code);
 
+	if (!strcmp(file, "-"))
+		file = "(standard input)";
+
 	if (err->has_offset)
 		fprintf(stderr, "pmprof: %s: offset %" PRIu64 ": %s\n", file,
 			err->offset, msg);

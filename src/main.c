@@ -19,6 +19,8 @@ struct cmd {
 static const struct cmd commands[] = {
 	{ "info", cmd_info, "show the header, features and events of a recording" },
 	{ "dump", cmd_dump, "print every record, decoded" },
+	{ "inject", cmd_inject, "rewrite a recording (pipe to file, byte order)" },
+	{ "record", cmd_record, "record a workload or the system (--dry-run shows the plan)" },
 	{ "help", cmd_help, "show the manual page of a command" },
 };
 

@@ -171,6 +171,22 @@ void pm_usage_with_options(FILE *out, const char *const *usage,
 	fputc('\n', out);
 }
 
+/*
+ * An option's value: given inline (--name=v, -nv) or as the next argument.
+ * On a missing value, sets *i to -1 so the caller adds the usage.
+ */
+static int take_value(const struct pm_option *o, const char *inline_arg,
+		      int argc, const char **argv, int *i)
+{
+	if (inline_arg)
+		return set_value(o, inline_arg, false);
+	if (*i + 1 < argc)
+		return set_value(o, argv[++*i], false);
+	pm_opt_error(o, "requires a value");
+	*i = -1;
+	return -1;
+}
+
 static int bad_usage(const char *const *usage, const struct pm_option *opts)
 {
 	pm_usage_with_options(stderr, usage, opts);
@@ -225,19 +241,13 @@ int pm_parse_options(int argc, const char **argv,
 					return -1;
 				continue;
 			}
-			if (eq) {
-				if (set_value(o, eq + 1, false))
-					return -1;
-			} else if (o->flags & PM_OPT_OPTARG) {
+			if (!eq && (o->flags & PM_OPT_OPTARG)) {
 				if (set_value(o, NULL, false))
 					return -1;
-			} else if (i + 1 < argc) {
-				if (set_value(o, argv[++i], false))
-					return -1;
-			} else {
-				pm_opt_error(o, "requires a value");
-				return bad_usage(usage, opts);
+				continue;
 			}
+			if (take_value(o, eq ? eq + 1 : NULL, argc, argv, &i))
+				return i < 0 ? bad_usage(usage, opts) : -1;
 			continue;
 		}
 		/* A cluster of short options: -vT, or -ifile / -i file. */
@@ -253,16 +263,8 @@ int pm_parse_options(int argc, const char **argv,
 					return -1;
 				continue;
 			}
-			if (a[1]) {
-				if (set_value(o, a + 1, false))
-					return -1;
-			} else if (i + 1 < argc) {
-				if (set_value(o, argv[++i], false))
-					return -1;
-			} else {
-				pm_opt_error(o, "requires a value");
-				return bad_usage(usage, opts);
-			}
+			if (take_value(o, a[1] ? a + 1 : NULL, argc, argv, &i))
+				return i < 0 ? bad_usage(usage, opts) : -1;
 			break;
 		}
 	}

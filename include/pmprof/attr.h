@@ -86,6 +86,13 @@ int pm_attr__decode(struct pm_attr *attr, const void *buf, size_t len,
 void pm_attr__encode(const struct pm_attr *attr, void *buf, size_t size,
 		     bool big_endian);
 
+/*
+ * The event's name as perf derives it from an attr alone ("cycles",
+ * "L1-dcache-load-misses", "raw 0x11", ...), with perf's modifier suffix
+ * (":u", ":ppp") when exclude bits or precise_ip are set. Returns buf.
+ */
+char *pm_attr__name(const struct pm_attr *attr, char *buf, size_t size);
+
 /* The attr's effective size: 64 when size is 0. */
 static inline uint32_t pm_attr__size(const struct pm_attr *a)
 {

@@ -84,6 +84,13 @@ struct pm_cpu_topology_cpu {
 	int32_t core_id, socket_id, die_id;
 };
 
+struct pm_event_desc {
+	struct pm_attr attr;
+	char *name;
+	uint64_t *ids;
+	uint32_t nr_ids;
+};
+
 /* Everything pmprof decodes from the feature sections. */
 struct pm_features {
 	uint64_t present[4];			/* bitmap, as in the header */
@@ -120,7 +127,8 @@ struct pm_features {
 		char **die_siblings;
 		uint32_t nr_die_siblings;
 	} topology;
-	uint32_t nr_event_desc;			/* events EVENT_DESC named */
+	struct pm_event_desc *event_desc;
+	uint32_t nr_event_desc;
 };
 
 static inline bool pm_features__has(const struct pm_features *f,
@@ -178,7 +186,7 @@ struct pm_sample {
 	uint64_t id;
 	uint64_t stream_id;
 	uint32_t cpu, cpu_res;
-	uint64_t period;
+	uint64_t period;		/* the attr's, when not sampled */
 	struct {
 		uint64_t time_enabled, time_running;
 		uint64_t nr;			/* 1 without GROUP */
@@ -244,6 +252,10 @@ size_t pm_reader__nr_events(const struct pm_reader *r);
 const struct pm_event *pm_reader__event(const struct pm_reader *r, size_t idx);
 const struct pm_event *pm_reader__event_by_id(const struct pm_reader *r,
 					      uint64_t id);
+/* ID_INDEX's cpu and tid for an id (tid -1: a per-CPU counter);
+ * -ENOENT when the recording did not say. */
+int pm_reader__id_info(const struct pm_reader *r, uint64_t id, int32_t *cpu,
+		       int32_t *tid);
 /* True when data.size was 0: records are read up to where they end. */
 bool pm_reader__interrupted(const struct pm_reader *r);
 /* File size (0 for a pipe) and bytes consumed so far. */

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Byte access for the reader: a mapping, or a stream read through a
+ * window. The window only grows to the largest single request (one record
+ * and its trailing payload), so memory stays flat however long the stream.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "pmprof/util.h"
+
+bool pm_source__is_stream(const struct pm_source *s)
+{
+	return s->fd >= 0;
+}
+
+void pm_source__release(struct pm_source *s, uint64_t off)
+{
+	size_t drop;
+
+	if (!pm_source__is_stream(s) || off <= s->buf_base)
+		return;
+	drop = off - s->buf_base > s->buf_len ? s->buf_len
+					      : (size_t)(off - s->buf_base);
+	memmove(s->buf, s->buf + drop, s->buf_len - drop);
+	s->buf_len -= drop;
+	s->buf_base += drop;
+}
+
+/* Read until the window holds `want` bytes or the input ends. */
+static int fill(struct pm_source *s, size_t want, struct pm_error *err)
+{
+	if (want > s->buf_alloc) {
+		size_t n = s->buf_alloc ? s->buf_alloc : 1 << 16;
+
+		while (n < want)
+			n *= 2;
+		s->buf = pm_realloc(s->buf, n);
+		s->buf_alloc = n;
+	}
+	while (s->buf_len < want && !s->eof) {
+		/* Read generously: fewer syscalls on a pipe. */
+		ssize_t got = read(s->fd, s->buf + s->buf_len,
+				   s->buf_alloc - s->buf_len);
+
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			return pm_error__at(err, errno, s->buf_base + s->buf_len,
+					    "read failed: %s", strerror(errno));
+		}
+		if (got == 0)
+			s->eof = true;
+		s->buf_len += (size_t)got;
+	}
+	return 0;
+}
+
+const uint8_t *pm_source__get(struct pm_source *s, uint64_t off, size_t len,
+			      size_t *avail, struct pm_error *err)
+{
+	size_t rel;
+
+	if (avail)
+		*avail = 0;
+	if (!pm_source__is_stream(s)) {
+		if (off > s->map_size) {
+			pm_error__at(err, PM_ETRUNC, off, "offset beyond the end of the file (%zu bytes)",
+				     s->map_size);
+			return NULL;
+		}
+		if (avail)
+			*avail = s->map_size - (size_t)off;
+		if (len > s->map_size - off) {
+			pm_error__at(err, PM_ETRUNC, off,
+				     "file ends after %zu bytes, %zu needed",
+				     s->map_size - (size_t)off, len);
+			return NULL;
+		}
+		return s->map + off;
+	}
+	if (off < s->buf_base) {
+		pm_error__at(err, PM_EFORMAT, off,
+			     "cannot go back in a pipe stream");
+		return NULL;
+	}
+	pm_source__release(s, off);
+	rel = (size_t)(off - s->buf_base);
+	if (rel + len < len || fill(s, rel + len, err))
+		return NULL;
+	if (s->buf_len < rel + len) {
+		if (avail)
+			*avail = s->buf_len > rel ? s->buf_len - rel : 0;
+		pm_error__at(err, PM_ETRUNC, off,
+			     "stream ends after %zu bytes, %zu needed",
+			     s->buf_len > rel ? s->buf_len - rel : 0, len);
+		return NULL;
+	}
+	if (avail)
+		*avail = s->buf_len - rel;
+	return s->buf + rel;
+}
+
+void pm_source__close(struct pm_source *s)
+{
+	if (s->unmap && s->map)
+		munmap((void *)s->map, s->map_size);
+	if (s->close_fd && s->fd >= 0)
+		close(s->fd);
+	free(s->buf);
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The writer's insides, shared by lib/perfdata/writer*.c only. */
+#ifndef PMPROF_WRITER_INT_H
+#define PMPROF_WRITER_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pmprof/writer.h"
+
+/* A growable byte buffer, encoding in the writer's order. */
+struct pm_wbuf {
+	uint8_t *data;
+	size_t len, alloc;
+};
+
+void pm_wbuf__reset(struct pm_wbuf *b);
+void pm_wbuf__free(struct pm_wbuf *b);
+uint8_t *pm_wbuf__grow(struct pm_wbuf *b, size_t n);	/* n more bytes, zeroed */
+void pm_wbuf__bytes(struct pm_wbuf *b, const void *p, size_t n);
+void pm_wbuf__u16(struct pm_wbuf *b, uint16_t v, bool swap);
+void pm_wbuf__u32(struct pm_wbuf *b, uint32_t v, bool swap);
+void pm_wbuf__u64(struct pm_wbuf *b, uint64_t v, bool swap);
+void pm_wbuf__pad8(struct pm_wbuf *b);
+/* perf's header string: u32 len, bytes, NUL, zero padding to 64. */
+void pm_wbuf__string(struct pm_wbuf *b, const char *s, bool swap);
+
+struct pm_writer_feature {
+	bool set;
+	struct pm_wbuf payload;		/* encoded in the output order */
+};
+
+enum pm_sink_kind { PM_SINK_FD, PM_SINK_MEM };
+
+struct pm_writer {
+	char *name;
+	enum pm_sink_kind sink;
+	int fd;
+	bool own_fd;
+	bool pipe;
+	bool big_endian;		/* output order */
+	bool swap;			/* output order != host order */
+	uint32_t attr_size_opt;		/* 0: decide at begin */
+	uint32_t attr_size;		/* on-disk attr bytes, set at begin */
+
+	struct pm_wbuf out;		/* stream buffer (fd) or everything (mem) */
+	uint64_t flushed;		/* bytes already written to fd */
+
+	bool begun;			/* the first record went out */
+	bool failed;			/* a write failed: stop writing */
+	uint64_t data_offset;
+	uint64_t attrs_offset;
+
+	struct pm_event *events;
+	size_t nr_events, alloc_events;
+
+	struct pm_writer_feature feat[PM_FEAT_BITS];
+	bool want_hostname;		/* file mode: HOSTNAME even if unset */
+
+	struct pm_wbuf rec;		/* scratch for one record */
+	struct pm_wbuf build_ids;	/* BUILD_ID payload so far */
+};
+
+/* Append to the output stream (flushing to the fd as it fills). */
+int pm_writer__emit(struct pm_writer *w, const void *p, size_t len,
+		    struct pm_error *err);
+/* Lay out the start of the output; called before the first record. */
+int pm_writer__begin(struct pm_writer *w, struct pm_error *err);
+/* Emit w->rec as a record after patching its size. */
+int pm_writer__emit_rec(struct pm_writer *w, struct pm_error *err);
+/* Start w->rec with a header whose size is patched later. */
+void pm_writer__rec_start(struct pm_writer *w, uint32_t type, uint16_t misc);
+
+/* Feature payloads (writer-features.c). */
+int pm_writer__encode_features(struct pm_writer *w, struct pm_error *err);
+/* The trailer's layout owner: the writer's event a sid names. */
+const struct pm_event *pm_writer__sid_event(const struct pm_writer *w,
+					    const struct pm_event *ev);
+/* Bytes of the sample_id_all trailer for records of event ev (0 if none). */
+size_t pm_writer__trailer_size(const struct pm_event *ev);
+
+#endif

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Build ids: the NT_GNU_BUILD_ID note in ELF notes, and the running
+ * kernel's from /sys/kernel/notes (raw notes in host byte order).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pmprof/bytes.h"
+#include "pmprof/error.h"
+#include "pmprof/symbols.h"
+
+#define PM_NT_GNU_BUILD_ID 3
+
+static size_t align4(size_t n)
+{
+	return (n + 3) & ~(size_t)3;
+}
+
+int pm_notes__build_id(const void *buf, size_t len, bool swap, uint8_t *id,
+		       size_t max)
+{
+	const uint8_t *p = buf;
+	size_t off = 0;
+
+	/* each note: u32 namesz, descsz, type; name, desc (4-aligned) */
+	while (len - off >= 12) {
+		uint32_t namesz = pm_load32(p + off, swap);
+		uint32_t descsz = pm_load32(p + off + 4, swap);
+		uint32_t type = pm_load32(p + off + 8, swap);
+		size_t name_off = off + 12, desc_off, next;
+
+		if (align4(namesz) > len - name_off)
+			return -PM_EFORMAT;
+		desc_off = name_off + align4(namesz);
+		if (align4(descsz) > len - desc_off)
+			return -PM_EFORMAT;
+		next = desc_off + align4(descsz);
+		if (type == PM_NT_GNU_BUILD_ID && namesz == 4 &&
+		    !memcmp(p + name_off, "GNU", 4) && descsz > 0) {
+			size_t n = descsz < max ? descsz : max;
+
+			memcpy(id, p + desc_off, n);
+			return (int)n;
+		}
+		off = next;
+	}
+	return -PM_EFORMAT;
+}
+
+int pm_kernel__host_build_id(const char *notes_path, uint8_t *id, size_t max,
+			     struct pm_error *err)
+{
+	uint8_t buf[4096];
+	ssize_t n;
+	size_t len = 0;
+	int fd, r;
+
+	if (!notes_path)
+		notes_path = "/sys/kernel/notes";
+	fd = open(notes_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pm_error__fmt(err, errno, "%s: %s", notes_path,
+				     strerror(errno));
+	while (len < sizeof(buf) &&
+	       (n = read(fd, buf + len, sizeof(buf) - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	r = pm_notes__build_id(buf, len, false, id, max);
+	if (r < 0)
+		return pm_error__fmt(err, PM_EFORMAT, "%s: no build id note",
+				     notes_path);
+	return r;
+}
+
+char *pm_build_id__hex(const uint8_t *id, size_t len, char *buf)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < len; i++) {
+		buf[2 * i] = hex[id[i] >> 4];
+		buf[2 * i + 1] = hex[id[i] & 15];
+	}
+	buf[2 * len] = '\0';
+	return buf;
+}

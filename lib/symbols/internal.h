@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Internals of the symbols layer, shared by its files only. */
+#ifndef PMPROF_SYMBOLS_INTERNAL_H
+#define PMPROF_SYMBOLS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmprof/dso.h"
+#include "pmprof/error.h"
+
+struct pm_error;
+
+/* Whole file into a NUL-terminated malloc()ed buffer. */
+int pm_read_file(const char *path, char **buf, size_t *len,
+		 struct pm_error *err);
+
+/* One PT_LOAD segment: enough to turn file offsets into addresses. */
+struct pm_segment {
+	uint64_t offset, vaddr, filesz, memsz, align;
+	bool exec;
+};
+
+/* What one ELF file offers (read once, then closed). */
+struct pm_elf_file {
+	char *path;
+	struct pm_elf_info info;
+	uint8_t build_id[64];
+	size_t build_id_size;
+	bool has_symtab;	/* a .symtab with function symbols */
+	bool has_dynsym;
+	bool has_debug_line;	/* .debug_line / .zdebug_line present */
+	char *debuglink;	/* .gnu_debuglink file name, or NULL */
+	uint32_t debuglink_crc;
+	struct pm_segment *segs;
+	size_t nr_segs;
+};
+
+/*
+ * Open `path` (or an in-memory image when buf is set), fill f and, when
+ * funcs is set, add its symbols (.symtab if it has one, else .dynsym):
+ * functions to funcs, data objects to data (may be NULL). One open, one
+ * pass over the file.
+ */
+int pm_elf_file__open(struct pm_elf_file *f, const char *path,
+		      const void *buf, size_t len, struct pm_symtab *funcs,
+		      struct pm_symtab *data, struct pm_error *err);
+void pm_elf_file__release(struct pm_elf_file *f);
+/* crc32 as .gnu_debuglink uses it (the zlib/IEEE one) over a file. */
+int pm_file_crc32(const char *path, uint32_t *crc);
+
+/* File offset -> address through segments; and back. */
+uint64_t pm_segments__offset_to_addr(const struct pm_segment *segs, size_t nr,
+				     uint64_t offset);
+uint64_t pm_segments__addr_to_offset(const struct pm_segment *segs, size_t nr,
+				     uint64_t addr);
+
+/* The vdso image of this process: malloc()ed copy, or negative code. */
+int pm_vdso__self_image(void **buf, size_t *len, struct pm_error *err);
+
+#endif
