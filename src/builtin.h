@@ -3,10 +3,15 @@
 #ifndef PMPROF_BUILTIN_H
 #define PMPROF_BUILTIN_H
 
+int cmd_record(int argc, const char **argv);
+int cmd_report(int argc, const char **argv);
+int cmd_metrics(int argc, const char **argv);
+int cmd_profileme(int argc, const char **argv);
+int cmd_mem(int argc, const char **argv);
+int cmd_sim(int argc, const char **argv);
 int cmd_info(int argc, const char **argv);
 int cmd_dump(int argc, const char **argv);
 int cmd_inject(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
-int cmd_record(int argc, const char **argv);
 
 #endif

@@ -17,10 +17,15 @@ struct cmd {
 };
 
 static const struct cmd commands[] = {
+	{ "record", cmd_record, "record a workload or the system (--dry-run shows the plan)" },
+	{ "report", cmd_report, "the hotspot profile: samples by symbol, DSO, thread" },
+	{ "metrics", cmd_metrics, "per-function metrics (CPI, misses per kilo-instruction) from sample windows" },
+	{ "profileme", cmd_profileme, "Alpha ProfileMe status by symbol or instruction (DCPI style)" },
+	{ "mem", cmd_mem, "samples by data source: memory op, TLB, level, data object" },
+	{ "sim", cmd_sim, "a modelled CPU through the kernel's sampling logic, with the truth" },
 	{ "info", cmd_info, "show the header, features and events of a recording" },
 	{ "dump", cmd_dump, "print every record, decoded" },
 	{ "inject", cmd_inject, "rewrite a recording (pipe to file, byte order)" },
-	{ "record", cmd_record, "record a workload or the system (--dry-run shows the plan)" },
 	{ "help", cmd_help, "show the manual page of a command" },
 };
 

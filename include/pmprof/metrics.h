@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-function metrics from sample windows (`pmprof metrics`).
+ *
+ * A counter group sampled by one of its events with PERF_SAMPLE_READ (and
+ * PERF_FORMAT_GROUP) carries the cumulative count of every member in each
+ * sample. A *window* is the difference of those values between two
+ * consecutive samples of one *stream* (one counter instance); it is charged
+ * to the function of the sample that closes it.
+ *
+ *	struct pm_metrics *m = pm_metrics__new(&opts);
+ *	pm_metrics__add_reader_events(m, reader);	(or pm_metrics__add_event)
+ *	for each record:
+ *		SAMPLE:   pm_metrics__sample(m, &sample, &loc);
+ *		THROTTLE, UNTHROTTLE, LOST: pm_metrics__record(m, reader, &rec, err);
+ *	table = pm_metrics__table(m, PM_METRICS_LAYOUT_TEXT);
+ *
+ * The rules, exactly:
+ *
+ * Streams. A stream is one counter instance: samples with the same
+ * sampling id (PERF_SAMPLE_ID/IDENTIFIER, else the first read value's id,
+ * else the event) and, for per-task events, the same tid; for per-CPU
+ * events the id alone. An id is per-CPU when ID_INDEX gives it tid -1,
+ * per-task when ID_INDEX gives a tid; without an ID_INDEX entry an id is
+ * per-task when its event has `inherit` set and samples TID (inherited
+ * children share their parent's id), else one stream per id.
+ *
+ * Windows. A window is the difference of the group values between two
+ * consecutive samples of a stream, in stream order. Read values are
+ * matched to events by id (read_format ID) or else by position (leader,
+ * then members in order). A member missing from either sample, or whose
+ * value went down, counts 0; zero deltas count 0.
+ *
+ * Opening samples close no window and only mark where the next one starts:
+ *  - a stream's first sample;
+ *  - in recordings with short windows, long samples: the sampling event's
+ *    delta exceeds the threshold (long + short) / 2, or PERF_SAMPLE_PERIOD
+ *    reports a period above it;
+ *  - the first sample of a stream after an UNTHROTTLE or a LOST record for
+ *    its id (a member's id counts for its group's sampling event at the
+ *    same position in the id arrays; LOST_SAMPLES uses its trailer's id).
+ * Every other sample closes the window that starts at the stream's
+ * previous sample.
+ *
+ * Short windows. An event has short windows when its attr (size 144)
+ * has hf_sample_period S: long = sample_period - S, short = S, threshold
+ * sample_period / 2. pmprof's own burst recordings (and any recorder that
+ * follows this convention) say so in the event's name (EVENT_DESC):
+ * a `hf-period=S` term inside the `pmu/.../` or `event/.../` terms, e.g.
+ * "cycles/period=1000000,hf-period=300,hf-burst=4/"; the long period is
+ * then sample_period - S as with the kernel ABI. A recorder restarting
+ * stopped events (end of a burst gap, emulation) writes an UNTHROTTLE
+ * record with the sampling event's id, which makes the next sample an
+ * opening one. In frequency mode (attr.freq) the long period is not
+ * known in advance and the threshold is 2 * S.
+ *
+ * Modes. `discard` (the default when any sampling event has short
+ * windows): a window counts only if its opening and closing samples are in
+ * the same DSO and symbol (the same DSO when both symbols are unknown);
+ * else it is discarded. `none` (the default otherwise) charges every
+ * window to the closing sample's function. Match `callchain` also
+ * requires the same caller.
+ *
+ * Per function: `samples` = windows closing in it (kept + discarded),
+ * `discarded`, and each event's sum over the kept windows.
+ *
+ * Confidence intervals (opts.ci): every metric is a ratio of two sums over
+ * windows, R = sum(y) / sum(x). Its 95% interval is R +- 1.96 * SE with the
+ * ratio estimator's delta-method (Taylor linearisation) standard error
+ *	SE^2 = sum((y_i - R x_i)^2) / (n (n - 1) xbar^2)
+ * over the n kept windows of the function (for shares, over every kept
+ * window of the group, y_i being the window's count when it belongs to the
+ * function and 0 otherwise, x_i its count). No interval when n < 2 or
+ * sum(x) is 0.
+ */
+#ifndef PMPROF_METRICS_H
+#define PMPROF_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmprof/error.h"
+#include "pmprof/perfdata.h"
+
+struct pm_json;
+struct pm_table;
+
+enum pm_metrics_mode {
+	PM_METRICS_AUTO = 0,	/* discard with short windows, else none */
+	PM_METRICS_NONE,
+	PM_METRICS_DISCARD,
+};
+
+enum pm_metrics_match {
+	PM_METRICS_MATCH_SYM = 0,
+	PM_METRICS_MATCH_CALLCHAIN,
+};
+
+/* "none"/"discard", "sym"/"callchain"; -1 if unknown. */
+int pm_metrics_mode__parse(const char *s, enum pm_metrics_mode *out);
+int pm_metrics_match__parse(const char *s, enum pm_metrics_match *out);
+const char *pm_metrics_mode__name(enum pm_metrics_mode m);
+
+struct pm_metrics_opts {
+	enum pm_metrics_mode mode;
+	enum pm_metrics_match match;
+	bool ci;		/* accumulate what the intervals need */
+	const char *arch;	/* ARCH feature, for raw PMU codes; may be NULL */
+};
+
+/*
+ * Where a sample is, as the caller resolved it. Identity is by pointer:
+ * two samples are in the same function when dso and sym are equal, and
+ * have the same caller when caller is equal. NULL means unknown. The
+ * names are copied the first time a function is seen (NULL names print as
+ * "[unknown]").
+ */
+struct pm_metrics_loc {
+	const void *dso;
+	const void *sym;
+	const void *caller;
+	const char *dso_name;
+	const char *sym_name;
+};
+
+enum pm_metrics_scope {
+	PM_METRICS_SCOPE_AUTO = 0,	/* inherit + TID: per task, else per id */
+	PM_METRICS_SCOPE_TASK,		/* stream = id + tid */
+	PM_METRICS_SCOPE_CPU,		/* stream = id */
+};
+
+/* Roles of events that the named metrics use. */
+enum pm_metrics_role {
+	PM_ROLE_NONE = -1,
+	PM_ROLE_CYCLES = 0,	/* %CY */
+	PM_ROLE_INSTR,		/* %I */
+	PM_ROLE_BRANCH_MISS,	/* %BM */
+	PM_ROLE_L1D_ACCESS,	/* %L1DA: cache-references, Arm 0x04 */
+	PM_ROLE_L1D_MISS,	/* %L1DM: cache-misses, Arm 0x03 */
+	PM_ROLE_INSTR_SPEC,	/* %IS: speculated instructions, Arm 0x1b */
+	PM_ROLE__NR,
+};
+
+/*
+ * The role of an event: from its name ("cycles", "cpu_cycles",
+ * "armv8_pmuv3_0/inst_retired/", "instructions:u", ...), else from a
+ * generic hardware config, else from a raw code of a common PMU (Arm:
+ * 0x11 0x08 0x10 0x03 0x04 0x1b when arch is arm64/aarch64/arm or
+ * unknown; x86: the architectural 0x3c 0xc0 0xc5 0x4f2e 0x412e).
+ */
+enum pm_metrics_role pm_metrics__role(const struct pm_attr *attr,
+				      const char *name, const char *arch);
+
+/* The short-window period an event declares (0: none), see above. */
+uint64_t pm_metrics__short_period(const struct pm_attr *attr,
+				  const char *name);
+
+struct pm_metrics;
+
+struct pm_metrics *pm_metrics__new(const struct pm_metrics_opts *opts);
+void pm_metrics__delete(struct pm_metrics *m);
+
+/*
+ * Add the recording's events, in index order, before any sample. `events`
+ * gives each event's group through leader_idx/nr_members; the pointers
+ * must stay valid while samples are added (samples refer to them).
+ */
+int pm_metrics__add_event(struct pm_metrics *m, const struct pm_event *ev,
+			  struct pm_error *err);
+/* Scope of one id (default: AUTO). */
+void pm_metrics__set_id_scope(struct pm_metrics *m, uint64_t id,
+			      enum pm_metrics_scope scope);
+/* Every event of a reader, with scopes from ID_INDEX and arch. */
+int pm_metrics__add_reader_events(struct pm_metrics *m, struct pm_reader *r,
+				  struct pm_error *err);
+
+/* One SAMPLE. Samples without PERF_SAMPLE_READ, or of unknown events,
+ * are counted as ignored. */
+void pm_metrics__sample(struct pm_metrics *m, const struct pm_sample *s,
+			const struct pm_metrics_loc *loc);
+/* Stops: THROTTLE (counted), UNTHROTTLE and LOST (restart the id's streams). */
+void pm_metrics__throttle(struct pm_metrics *m, uint64_t id);
+void pm_metrics__unthrottle(struct pm_metrics *m, uint64_t id);
+void pm_metrics__lost(struct pm_metrics *m, uint64_t id, uint64_t nr_lost);
+/* THROTTLE, UNTHROTTLE, LOST, LOST_SAMPLES and ID_INDEX records (the
+ * scopes of ids); others ignored. */
+int pm_metrics__record(struct pm_metrics *m, struct pm_reader *r,
+		       const struct pm_record *rec, struct pm_error *err);
+
+struct pm_metrics_summary {
+	enum pm_metrics_mode mode;	/* the one in effect */
+	bool short_windows;		/* the recording has them */
+	uint64_t windows;		/* closing samples: kept + discarded */
+	uint64_t kept, discarded;
+	uint64_t opening;		/* opening samples */
+	uint64_t throttles, unthrottles;
+	uint64_t lost_records, lost_samples;
+	uint64_t ignored;		/* samples without counter reads */
+};
+
+const struct pm_metrics_summary *pm_metrics__summary(struct pm_metrics *m);
+
+/* The counters (events that are read in some group), in event order. */
+size_t pm_metrics__nr_counters(const struct pm_metrics *m);
+const char *pm_metrics__counter_name(const struct pm_metrics *m, size_t c);
+
+struct pm_metrics_func {
+	const char *dso_name;		/* "[unknown]" when unknown */
+	const char *sym_name;
+	uint64_t samples, discarded;
+	const uint64_t *sums;		/* nr_counters sums over kept windows */
+	uint64_t kept;			/* kept windows */
+};
+
+size_t pm_metrics__nr_funcs(const struct pm_metrics *m);
+const struct pm_metrics_func *pm_metrics__func(const struct pm_metrics *m,
+					       size_t i);
+/* By names (NULL: unknown); NULL if absent. */
+const struct pm_metrics_func *pm_metrics__find(const struct pm_metrics *m,
+					       const char *dso,
+					       const char *sym);
+
+/*
+ * The metrics of a function, by name ("CPI", "%CY", "page-faults/KI",
+ * "%page-faults", ...): 0 and *value set, with *lo and *hi (may be NULL)
+ * the 95% interval (NaN when there is none or opts.ci was off); -ENOENT
+ * when the metric does not exist in this recording, -EDOM when its
+ * denominator is 0.
+ */
+int pm_metrics__metric(const struct pm_metrics *m, size_t func,
+		       const char *name, double *value, double *lo,
+		       double *hi);
+/* The metrics this recording has, in column order. */
+size_t pm_metrics__nr_metrics(const struct pm_metrics *m);
+const char *pm_metrics__metric_name(const struct pm_metrics *m, size_t i);
+
+enum pm_metrics_layout {
+	PM_METRICS_LAYOUT_TEXT,	/* Symbol DSO # DIS% CPI IPC BMKI CMKI %CM %RI
+				   %CY %I %BM %L1DA %L1DM %IS, other events */
+	PM_METRICS_LAYOUT_ARM,	/* Arm's TSV order: Symbol # CPI BMKI CMKI %CM
+				   %CY %I %BM %L1DA %L1DM DIS%, then the rest */
+};
+
+/*
+ * The table, sorted by samples (descending; ties by symbol, DSO), top
+ * rows only when top > 0. With opts.ci, each metric is followed by its
+ * "±NAME" half-width column.
+ */
+struct pm_table *pm_metrics__table(struct pm_metrics *m,
+				   enum pm_metrics_layout layout, size_t top);
+/* The summary line for the table's comment (no newline). */
+void pm_metrics__summary_line(struct pm_metrics *m, char *buf, size_t size);
+/*
+ * The JSON document: {"mode", "windows", "opening", "samples",
+ * "discarded", "kept", "throttles", "lost", "events": [...],
+ * "functions": [{"dso", "symbol", "samples", "discarded", "counts": {},
+ * "metrics": {}, "ci95": {name: [lo, hi]} (with opts.ci)}]}.
+ */
+void pm_metrics__json(struct pm_metrics *m, struct pm_json *j, size_t top);
+
+#endif

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The windows accumulator's state, shared by its accumulate and output halves. */
+#ifndef PMPROF_METRICS_INTERNAL_H
+#define PMPROF_METRICS_INTERNAL_H
+
+#include <stdint.h>
+
+#include "pmprof/metrics.h"
+
+/* An open-address index: slots hold an element index + 1, 0 is empty. */
+struct mx_index {
+	uint32_t *slots;
+	size_t mask;		/* nr slots - 1; slots == NULL before first use */
+};
+
+struct mx_event {
+	const struct pm_event *ev;
+	int group;		/* -1: not a counter */
+	int pos;		/* position in its group */
+	uint64_t short_period;	/* 0: no short windows */
+	uint64_t threshold;	/* long sample above this */
+};
+
+struct mx_group {
+	int leader;		/* event index */
+	size_t nr;
+	int *counter;		/* nr counter indices, by position */
+	uint64_t *cache_id;	/* the last sample's read ids, by value index, */
+	int *cache_pos;		/* and the positions they went to (-1: none) */
+	uint64_t kept;		/* kept windows over every function */
+	double *sq;		/* nr: sum of squared counts over them */
+};
+
+struct mx_counter {
+	int event;
+	int group, pos;
+	char *name;		/* unique among counters */
+	enum pm_metrics_role role;
+};
+
+struct mx_id {
+	uint64_t id;
+	int event;		/* -1: unknown to the events */
+	uint32_t k;		/* position in the event's ids */
+	enum pm_metrics_scope scope;
+	uint32_t epoch;		/* bumped by UNTHROTTLE and LOST */
+};
+
+struct mx_stream {
+	uint64_t id;
+	uint32_t tid;		/* UINT32_MAX for per-id streams */
+	uint32_t epoch;
+	int group;
+	bool started;
+	const void *dso, *sym, *caller;	/* the previous sample's */
+	size_t vals;		/* offset of nr values in m->vals */
+};
+
+/* Per function and group, what the intervals need. */
+struct mx_fgroup {
+	uint64_t n;
+	double *gram;		/* nr x nr sums of products */
+};
+
+struct mx_func {
+	struct pm_metrics_func pub;
+	const void *dso, *sym;
+	uint64_t *sums;
+	struct mx_fgroup *fg;	/* nr_groups, with opts.ci */
+};
+
+/* A named metric: scale * sum(num) / sum(den) over one group's windows,
+ * or a share (den < 0): 100 * the function's sum(num) / the total. */
+struct mx_metric {
+	char *name;
+	int num, den;		/* counter indices; den -1 for a share */
+	double scale;
+	int arm_rank;		/* column order in Arm's layout, or 100+ */
+};
+
+struct pm_metrics {
+	struct pm_metrics_opts opts;
+	char *arch;
+	bool ready;
+
+	struct mx_event *events;
+	size_t nr_events, alloc_events;
+	struct mx_group *groups;
+	size_t nr_groups;
+	struct mx_counter *counters;
+	size_t nr_counters;
+
+	struct mx_id *ids;
+	size_t nr_ids, alloc_ids;
+	struct mx_index id_index;
+
+	struct mx_stream *streams;
+	size_t nr_streams, alloc_streams;
+	struct mx_index stream_index;
+	uint64_t *vals;		/* every stream's previous values */
+	uint8_t *have;		/* and whether each was present */
+	size_t nr_vals, alloc_vals, alloc_have;
+	size_t last_stream;	/* + 1; a one-entry cache */
+	size_t last_id;		/* + 1; a one-entry cache of find_id */
+
+	struct mx_func **funcs;
+	size_t nr_funcs, alloc_funcs;
+	struct mx_index func_index;
+	size_t last_func;	/* + 1 */
+
+	uint64_t *totals;	/* nr_counters sums over every kept window */
+	struct mx_metric *metrics;
+	size_t nr_metrics;
+
+	uint64_t *cur;		/* scratch: this sample's values */
+	uint8_t *cur_have;
+	uint64_t *delta;
+	size_t scratch;
+
+	struct pm_metrics_summary sum;
+};
+
+void mx_prepare(struct pm_metrics *m);
+
+#endif

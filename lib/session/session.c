@@ -1,0 +1,733 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The session: records in, context out. Non-sample records update the
+ * thread table and the map lists; a sample is resolved to its thread, map,
+ * DSO and symbol at once (its callchain on demand).
+ *
+ * The DSO collection is made when the first record needing it arrives, so
+ * that the features (build ids, OS release: in pipe mode they come as
+ * records) and the kernel MMAP (its pgoff is where "_text" was, for
+ * relocating kallsyms) are known by then; perf writes the kernel MMAP
+ * before any other map.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "pmprof/error.h"
+#include "pmprof/records.h"
+#include "pmprof/util.h"
+#include "session/internal.h"
+
+#define KERNEL_NAME "[kernel.kallsyms]"
+
+struct pm_session {
+	struct pm_reader *r;
+	bool own_reader;
+	struct pm_session_opts opts;	/* strings copied */
+
+	struct pm_dsos *dsos;		/* made on first use */
+	bool host;
+	uint64_t kernel_text;		/* the kernel MMAP's pgoff */
+
+	struct pm_map_arena arena;
+	struct pm_maps *kmaps;
+	struct pm_thread_table tt;
+	struct pm_thread_int **threads;	/* every thread, creation order */
+	size_t nr_threads, alloc_threads;
+	struct pm_thread_int *last;	/* last sample's thread */
+	struct pm_intern intern;
+
+	struct pm_sample sample;
+	struct pm_sample_ctx ctx;
+	struct pm_oe oe;		/* time order for pm_session__run() */
+	struct resolve_cache *cache;	/* (map, ip) -> addr, symbol */
+	struct pm_addr_loc *chain;
+	size_t nr_chain, alloc_chain;
+	bool chain_done;
+};
+
+static char *dupz(const char *s)
+{
+	return s ? pm_strdup(s) : NULL;
+}
+
+int pm_session__new(struct pm_session **out, struct pm_reader *r,
+		    const struct pm_session_opts *opts, struct pm_error *err)
+{
+	struct pm_session *s = pm_zalloc(sizeof(*s));
+
+	(void)err;
+	if (opts) {
+		size_t sz = opts->sz ? PM_MIN(opts->sz, sizeof(s->opts))
+				     : sizeof(s->opts);
+
+		memcpy(&s->opts, opts, sz);
+	}
+	s->opts.sz = sizeof(s->opts);
+	s->opts.symfs = dupz(s->opts.symfs);
+	s->opts.kallsyms = dupz(s->opts.kallsyms);
+	s->opts.vmlinux = dupz(s->opts.vmlinux);
+	s->opts.tmp_dir = dupz(s->opts.tmp_dir);
+	s->opts.buildid_dir = dupz(s->opts.buildid_dir);
+	s->r = r;
+	s->kmaps = pm_maps__new();
+	*out = s;
+	return 0;
+}
+
+int pm_session__open(struct pm_session **out, const char *path,
+		     const struct pm_session_opts *opts, struct pm_error *err)
+{
+	struct pm_reader *r;
+	int ret = pm_reader__open(&r, path, NULL, err);
+
+	if (ret)
+		return ret;
+	ret = pm_session__new(out, r, opts, err);
+	if (ret) {
+		pm_reader__delete(r);
+		return ret;
+	}
+	(*out)->own_reader = true;
+	return 0;
+}
+
+void pm_session__delete(struct pm_session *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nr_threads; i++) {
+		pm_maps__put(s->threads[i]->maps);
+		free(s->threads[i]);
+	}
+	free(s->threads);
+	pm_thread_table__free(&s->tt);
+	pm_maps__put(s->kmaps);
+	pm_map_arena__free(&s->arena);
+	pm_dsos__delete(s->dsos);
+	pm_intern__free(&s->intern);
+	free(s->chain);
+	free(s->cache);
+	pm_oe__free(&s->oe);
+	free((char *)s->opts.symfs);
+	free((char *)s->opts.kallsyms);
+	free((char *)s->opts.vmlinux);
+	free((char *)s->opts.tmp_dir);
+	free((char *)s->opts.buildid_dir);
+	if (s->own_reader)
+		pm_reader__delete(s->r);
+	free(s);
+}
+
+struct pm_reader *pm_session__reader(struct pm_session *s)
+{
+	return s->r;
+}
+
+const char *pm_session__intern(struct pm_session *s, const char *str)
+{
+	return pm_intern__get(&s->intern, str);
+}
+
+/* ---- DSOs ---- */
+
+static bool is_kernel_name(const char *f)
+{
+	return !strncmp(f, KERNEL_NAME, strlen(KERNEL_NAME));
+}
+
+/* The kernel's build id from the BUILD_ID feature, if recorded. */
+static const struct pm_build_id_entry *kernel_build_id(const struct pm_features *f)
+{
+	for (uint32_t i = 0; i < f->nr_build_ids; i++) {
+		const struct pm_build_id_entry *b = &f->build_ids[i];
+
+		if ((b->misc & PM_MISC_CPUMODE_MASK) == PM_MISC_KERNEL &&
+		    b->filename && is_kernel_name(b->filename))
+			return b;
+	}
+	return NULL;
+}
+
+static bool decide_host(struct pm_session *s, const struct pm_features *f)
+{
+	const struct pm_build_id_entry *kb = kernel_build_id(f);
+	struct pm_kernel_ident id = {
+		.osrelease = f->osrelease,
+		.build_id = kb ? kb->build_id : NULL,
+		.build_id_size = kb ? kb->size : 0,
+	};
+
+	if (s->opts.host == PM_HOST_YES)
+		return true;
+	if (s->opts.host == PM_HOST_NO)
+		return false;
+	return pm_kallsyms__check_host(&id, NULL) == 0;
+}
+
+static void add_build_ids(struct pm_dsos *dsos, const struct pm_features *f)
+{
+	for (uint32_t i = 0; i < f->nr_build_ids; i++) {
+		const struct pm_build_id_entry *b = &f->build_ids[i];
+		uint8_t mode = b->misc & PM_MISC_CPUMODE_MASK;
+		char kname[256];
+		const char *name = b->filename;
+
+		if (!name || !*name || !b->size)
+			continue;
+		if (mode == PM_MISC_GUEST_KERNEL || mode == PM_MISC_GUEST_USER)
+			continue;
+		if (mode == PM_MISC_KERNEL && !is_kernel_name(name) &&
+		    pm_kmod_name(name, kname, sizeof(kname)))
+			name = kname;
+		pm_dsos__set_build_id(dsos, name, b->build_id, b->size);
+	}
+}
+
+static struct pm_dsos *dsos_of(struct pm_session *s)
+{
+	const struct pm_features *f;
+	struct pm_symconf conf = { .sz = sizeof(conf) };
+
+	if (s->dsos)
+		return s->dsos;
+	f = pm_reader__features(s->r);
+	s->host = decide_host(s, f);
+	conf.symfs = s->opts.symfs;
+	conf.kallsyms = s->opts.kallsyms;
+	conf.vmlinux = s->opts.vmlinux;
+	conf.tmp_dir = s->opts.tmp_dir;
+	conf.buildid_dir = s->opts.buildid_dir;
+	conf.no_demangle = s->opts.no_demangle;
+	conf.no_buildid_cache = s->opts.no_buildid_cache;
+	conf.host = s->host;
+	conf.kernel_text = s->kernel_text;
+	s->dsos = pm_dsos__new(&conf);
+	add_build_ids(s->dsos, f);
+	return s->dsos;
+}
+
+struct pm_dsos *pm_session__dsos(struct pm_session *s)
+{
+	return dsos_of(s);
+}
+
+bool pm_session__host(const struct pm_session *s)
+{
+	return s->host;
+}
+
+/* ---- threads ---- */
+
+static struct pm_thread_int *thread_new(struct pm_session *s, int32_t pid,
+					int32_t tid)
+{
+	struct pm_thread_int *th = pm_zalloc(sizeof(*th));
+	char name[32];
+
+	th->pub.pid = pid;
+	th->pub.tid = tid;
+	th->pub.ppid = -1;
+	/* perf's names: the idle task is "swapper", others ":TID" until named */
+	if (tid == 0)
+		snprintf(name, sizeof(name), "swapper");
+	else
+		snprintf(name, sizeof(name), ":%d", tid);
+	th->pub.comm = pm_intern__get(&s->intern, name);
+	PM_GROW(s->threads, s->alloc_threads, s->nr_threads + 1);
+	s->threads[s->nr_threads++] = th;
+	pm_thread_table__set(&s->tt, th);
+	return th;
+}
+
+/*
+ * The thread for (pid, tid), made if new. A new thread of a known process
+ * shares its leader's maps, as threads share an address space.
+ */
+static struct pm_thread_int *findnew_thread(struct pm_session *s, int32_t pid,
+					    int32_t tid)
+{
+	struct pm_thread_int *th = pm_thread_table__find(&s->tt, tid);
+
+	if (th) {
+		if (th->pub.pid == -1 && pid != -1)
+			th->pub.pid = pid;
+		return th;
+	}
+	th = thread_new(s, pid, tid);
+	if (pid != -1 && pid != tid) {
+		struct pm_thread_int *leader = findnew_thread(s, pid, pid);
+
+		th->maps = pm_maps__get(leader->maps);
+	} else {
+		th->maps = pm_maps__new();
+	}
+	return th;
+}
+
+const struct pm_thread *pm_session__thread(struct pm_session *s, int32_t tid)
+{
+	struct pm_thread_int *th = pm_thread_table__find(&s->tt, tid);
+
+	return th ? &th->pub : NULL;
+}
+
+size_t pm_session__nr_threads(const struct pm_session *s)
+{
+	return s->nr_threads;
+}
+
+const struct pm_thread *pm_session__thread_at(const struct pm_session *s,
+					      size_t i)
+{
+	return i < s->nr_threads ? &s->threads[i]->pub : NULL;
+}
+
+static int process_comm(struct pm_session *s, const struct pm_record *rec,
+			struct pm_error *err)
+{
+	struct pm_rec_comm c;
+	struct pm_thread_int *th;
+	int ret = pm_rec__comm(s->r, rec, &c, err);
+
+	if (ret)
+		return ret;
+	th = findnew_thread(s, (int32_t)c.pid, (int32_t)c.tid);
+	th->pub.comm = pm_intern__get(&s->intern, c.comm);
+	th->pub.comm_set = true;
+	if (c.exec) {
+		/*
+		 * exec replaced the address space; the new image's MMAPs
+		 * follow this record. Other threads died with the old image.
+		 */
+		pm_maps__put(th->maps);
+		th->maps = pm_maps__new();
+	}
+	return 0;
+}
+
+static int process_fork(struct pm_session *s, const struct pm_record *rec,
+			struct pm_error *err)
+{
+	struct pm_rec_task t;
+	struct pm_thread_int *parent, *child;
+	int ret = pm_rec__task(s->r, rec, &t, err);
+
+	if (ret)
+		return ret;
+	parent = pm_thread_table__find(&s->tt, (int32_t)t.ptid);
+	if (!parent)
+		parent = findnew_thread(s, (int32_t)t.ppid, (int32_t)t.ptid);
+	/* A reused tid: the old thread stays alive for whoever points at it. */
+	child = thread_new(s, (int32_t)t.pid, (int32_t)t.tid);
+	child->pub.ppid = (int32_t)t.ppid;
+	child->pub.comm = parent->pub.comm;
+	child->pub.comm_set = parent->pub.comm_set;
+	if (t.pid == t.ppid && parent->pub.pid == (int32_t)t.pid)
+		child->maps = pm_maps__get(parent->maps);	/* a thread */
+	else
+		child->maps = pm_maps__clone(parent->maps);	/* a process */
+	return 0;
+}
+
+static int process_exit(struct pm_session *s, const struct pm_record *rec,
+			struct pm_error *err)
+{
+	struct pm_rec_task t;
+	struct pm_thread_int *th;
+	int ret = pm_rec__task(s->r, rec, &t, err);
+
+	if (ret)
+		return ret;
+	th = pm_thread_table__find(&s->tt, (int32_t)t.tid);
+	if (th)
+		th->pub.exited = true;
+	return 0;
+}
+
+/* ---- maps ---- */
+
+static struct pm_dso *kernel_dso_for(struct pm_session *s, const char *f)
+{
+	char kname[256];
+
+	if (is_kernel_name(f))
+		return pm_dso__get(pm_dsos__kernel(dsos_of(s)));
+	if (pm_kmod_name(f, kname, sizeof(kname)))
+		return pm_dsos__findnew(dsos_of(s), kname);
+	return pm_dsos__findnew(dsos_of(s), f);
+}
+
+/*
+ * perf 6.1's anonymous memory: its addresses are absolute, and if
+ * executable it is looked up in /tmp/perf-PID.map. (memfd files are
+ * files to it.)
+ */
+static bool perf_anon(const char *f, uint32_t flags)
+{
+	return !strcmp(f, "//anon") || !strncmp(f, "/dev/zero", 9) ||
+	       !strncmp(f, "/anon_hugepage", 14) || (flags & MAP_HUGETLB) ||
+	       !strncmp(f, "[stack", 6) || !strncmp(f, "/SYSV", 5) ||
+	       !strcmp(f, "[heap]");
+}
+
+static int process_mmap(struct pm_session *s, const struct pm_record *rec,
+			struct pm_error *err)
+{
+	struct pm_rec_mmap m;
+	struct pm_map *map;
+	uint8_t mode = rec->misc & PM_MISC_CPUMODE_MASK;
+	int ret = pm_rec__mmap(s->r, rec, &m, err);
+
+	if (ret)
+		return ret;
+	if (mode == PM_MISC_GUEST_KERNEL || mode == PM_MISC_GUEST_USER)
+		return 0;	/* no guest machines */
+	if (mode == PM_MISC_KERNEL && is_kernel_name(m.filename) && !s->dsos)
+		s->kernel_text = m.pgoff;
+	map = pm_map_arena__new(&s->arena);
+	map->start = m.start;
+	map->end = m.start + m.len;
+	if (map->end <= map->start)
+		map->end = UINT64_MAX;
+	map->pgoff = m.pgoff;
+	if (m.is_mmap2) {
+		map->prot = m.prot;
+		map->flags = m.flags;
+	} else {
+		map->prot = PROT_READ |
+			    (rec->misc & PM_MISC_MMAP_DATA ? 0 : PROT_EXEC);
+	}
+	if (mode == PM_MISC_KERNEL) {
+		map->kernel = true;
+		map->identity = true;
+		map->dso = kernel_dso_for(s, m.filename);
+		pm_maps__insert(s->kmaps, map, &s->arena);
+	} else {
+		struct pm_thread_int *th = findnew_thread(s, (int32_t)m.pid,
+							  (int32_t)m.tid);
+		map->identity = perf_anon(m.filename, map->flags);
+		/* Executable anonymous memory is JIT code: perf-PID.map. */
+		if (map->identity && (map->prot & PROT_EXEC))
+			map->dso = pm_dso__get(pm_dsos__jit(dsos_of(s),
+							    (int)m.pid));
+		else
+			map->dso = pm_dsos__findnew(dsos_of(s), m.filename);
+		pm_maps__insert(th->maps, map, &s->arena);
+	}
+	if (m.has_build_id && m.build_id_size)
+		pm_dso__set_build_id(map->dso, m.build_id,
+				     PM_MIN(m.build_id_size, sizeof(m.build_id)));
+	return 0;
+}
+
+const struct pm_map *pm_session__find_map(struct pm_session *s,
+					  const struct pm_thread *t,
+					  bool kernel, uint64_t addr)
+{
+	if (kernel)
+		return pm_maps__find(s->kmaps, addr);
+	if (!t)
+		return NULL;
+	return pm_maps__find(((struct pm_thread_int *)t)->maps, addr);
+}
+
+size_t pm_session__maps(struct pm_session *s, const struct pm_thread *t,
+			const struct pm_map *const **out)
+{
+	struct pm_maps *m = t ? ((struct pm_thread_int *)t)->maps : s->kmaps;
+
+	*out = (const struct pm_map *const *)m->v;
+	return m->nr;
+}
+
+/* ---- resolution ---- */
+
+static char level_of(uint8_t cpumode)
+{
+	switch (cpumode) {
+	case PM_MISC_KERNEL:		return 'k';
+	case PM_MISC_USER:		return '.';
+	case PM_MISC_GUEST_KERNEL:	return 'g';
+	case PM_MISC_GUEST_USER:	return 'u';
+	default:			return 'H';
+	}
+}
+
+/*
+ * Samples hit the same few addresses again and again (hot loops): a
+ * direct-mapped cache from (map, ip) to the DSO address and symbol saves
+ * the segment and symbol searches. Maps never change once made, so an
+ * entry never goes stale.
+ */
+#define CACHE_BITS 14
+
+struct resolve_cache {
+	struct {
+		const struct pm_map *map;
+		uint64_t ip;
+		uint64_t addr;
+		const struct pm_symbol *sym;
+		bool data;
+	} e[1u << CACHE_BITS];
+};
+
+static void resolve(struct pm_session *s, const struct pm_thread *t,
+		    uint8_t cpumode, uint64_t ip, bool data,
+		    struct pm_addr_loc *loc)
+{
+	struct pm_map *map = NULL;
+
+	memset(loc, 0, sizeof(*loc));
+	loc->ip = ip;
+	loc->addr = ip;
+	loc->rel = ip;
+	loc->cpumode = cpumode;
+	loc->level = level_of(cpumode);
+	if (cpumode == PM_MISC_KERNEL)
+		map = pm_maps__find(s->kmaps, ip);
+	else if (cpumode == PM_MISC_USER && t)
+		map = pm_maps__find(((struct pm_thread_int *)t)->maps, ip);
+	if (!map)
+		return;
+	loc->map = map;
+	loc->dso = map->dso;
+	if (!map->identity)
+		loc->rel = ip - map->start + map->pgoff;
+	{
+		uint64_t h = (ip ^ ((uintptr_t)map >> 4)) * 0x9e3779b97f4a7c15ULL;
+		size_t i = (size_t)(h >> (64 - CACHE_BITS));
+
+		if (!s->cache)
+			s->cache = pm_zalloc(sizeof(*s->cache));
+		if (s->cache->e[i].map == map && s->cache->e[i].ip == ip &&
+		    s->cache->e[i].data == data) {
+			loc->addr = s->cache->e[i].addr;
+			loc->sym = s->cache->e[i].sym;
+			if (loc->sym)
+				loc->sym_off = loc->addr - loc->sym->start;
+			return;
+		}
+		loc->addr = pm_dso__map_ip(map->dso, map->start, map->pgoff, ip);
+		loc->sym = data ? pm_dso__find_data(map->dso, loc->addr)
+				: pm_dso__find_symbol(map->dso, loc->addr);
+		s->cache->e[i].map = map;
+		s->cache->e[i].ip = ip;
+		s->cache->e[i].data = data;
+		s->cache->e[i].addr = loc->addr;
+		s->cache->e[i].sym = loc->sym;
+	}
+	if (loc->sym)
+		loc->sym_off = loc->addr - loc->sym->start;
+}
+
+void pm_session__resolve(struct pm_session *s, const struct pm_thread *t,
+			 uint8_t cpumode, uint64_t ip, struct pm_addr_loc *loc)
+{
+	resolve(s, t, cpumode, ip, false, loc);
+}
+
+void pm_session__resolve_data(struct pm_session *s, const struct pm_thread *t,
+			      uint8_t cpumode, uint64_t addr,
+			      struct pm_addr_loc *loc)
+{
+	resolve(s, t, cpumode, addr, true, loc);
+}
+
+const char *pm_addr_loc__dso_name(const struct pm_addr_loc *loc)
+{
+	return loc->dso ? pm_dso__short_name(loc->dso) : "[unknown]";
+}
+
+static int process_sample(struct pm_session *s, const struct pm_record *rec,
+			  struct pm_error *err)
+{
+	struct pm_sample *smp = &s->sample;
+	struct pm_thread_int *th;
+	int32_t pid = -1, tid = -1;
+	int ret = pm_reader__parse_sample(s->r, rec, smp, err);
+
+	if (ret)
+		return ret;
+	dsos_of(s);
+	if (smp->sample_type & PM_SAMPLE_TID) {
+		pid = (int32_t)smp->pid;
+		tid = (int32_t)smp->tid;
+	}
+	th = s->last;
+	if (!th || th->pub.tid != tid ||
+	    pm_thread_table__find(&s->tt, tid) != th)
+		th = findnew_thread(s, pid, tid);
+	s->last = th;
+	s->ctx.sample = smp;
+	s->ctx.event = smp->event;
+	s->ctx.thread = &th->pub;
+	s->ctx.record_offset = rec->offset;
+	resolve(s, &th->pub, smp->cpumode, smp->ip, false, &s->ctx.ip);
+	s->chain_done = false;
+	s->nr_chain = 0;
+	return 1;
+}
+
+const struct pm_sample_ctx *pm_session__sample(struct pm_session *s)
+{
+	return &s->ctx;
+}
+
+size_t pm_session__callchain(struct pm_session *s,
+			     const struct pm_addr_loc **out)
+{
+	const struct pm_sample *smp = &s->sample;
+	uint8_t cpumode = PM_MISC_USER;
+
+	if (!s->chain_done) {
+		s->chain_done = true;
+		s->nr_chain = 0;
+		for (uint64_t i = 0; i < smp->callchain_nr; i++) {
+			uint64_t ip = smp->callchain[i];
+
+			if (ip >= PM_CONTEXT_MAX) {
+				switch (ip) {
+				case PM_CONTEXT_HV:
+					cpumode = PM_MISC_HYPERVISOR; break;
+				case PM_CONTEXT_KERNEL:
+					cpumode = PM_MISC_KERNEL; break;
+				case PM_CONTEXT_USER:
+					cpumode = PM_MISC_USER; break;
+				case PM_CONTEXT_GUEST_KERNEL:
+					cpumode = PM_MISC_GUEST_KERNEL; break;
+				case PM_CONTEXT_GUEST_USER:
+					cpumode = PM_MISC_GUEST_USER; break;
+				default:
+					break;
+				}
+				continue;
+			}
+			PM_GROW(s->chain, s->alloc_chain, s->nr_chain + 1);
+			resolve(s, s->ctx.thread, cpumode, ip, false,
+				&s->chain[s->nr_chain++]);
+		}
+	}
+	*out = s->chain;
+	return s->nr_chain;
+}
+
+int pm_session__process(struct pm_session *s, const struct pm_record *rec,
+			struct pm_error *err)
+{
+	switch (rec->type) {
+	case PM_RECORD_SAMPLE:
+		return process_sample(s, rec, err);
+	case PM_RECORD_MMAP:
+	case PM_RECORD_MMAP2:
+		return process_mmap(s, rec, err);
+	case PM_RECORD_COMM:
+		return process_comm(s, rec, err);
+	case PM_RECORD_FORK:
+		return process_fork(s, rec, err);
+	case PM_RECORD_EXIT:
+		return process_exit(s, rec, err);
+	default:
+		return 0;
+	}
+}
+
+struct run_args {
+	struct pm_session *s;
+	pm_session_sample_fn sample;
+	pm_session_record_fn other;
+	void *arg;
+	struct pm_error *err;
+};
+
+static int deliver(const struct pm_record *rec, void *arg)
+{
+	struct run_args *a = arg;
+	int ret = pm_session__process(a->s, rec, a->err);
+
+	if (ret < 0)
+		return ret;
+	if (ret == 1)
+		return a->sample ? a->sample(a->s, &a->s->ctx, a->arg) : 0;
+	return a->other ? a->other(a->s, rec, a->arg) : 0;
+}
+
+/* The record's timestamp, if it has one: 1 and *time, else 0. */
+static int record_time(struct pm_session *s, const struct pm_record *rec,
+		       uint64_t *time, struct pm_error *err)
+{
+	int ret;
+
+	if (rec->type >= PM_RECORD_HEADER_ATTR)
+		return 0;
+	if (rec->type == PM_RECORD_SAMPLE) {
+		/*
+		 * TIME sits after IDENTIFIER, IP and TID, whose presence all
+		 * events of a recording share (perf requires it): no need to
+		 * parse the whole sample twice.
+		 */
+		const struct pm_event *ev = pm_reader__event(s->r, 0);
+		uint64_t st = ev ? ev->attr.sample_type : 0;
+		size_t pos = 8 * (size_t)__builtin_popcountll(st &
+			(PM_SAMPLE_IDENTIFIER | PM_SAMPLE_IP | PM_SAMPLE_TID));
+
+		(void)err;
+		if (!(st & PM_SAMPLE_TIME) || 8 + pos + 8 > rec->size)
+			return 0;
+		*time = pm_reader__u64(s->r, rec->data + 8 + pos);
+		return 1;
+	} else {
+		struct pm_sample_id sid;
+
+		ret = pm_reader__parse_sample_id(s->r, rec, &sid, err);
+		if (ret)
+			return ret;
+		*time = sid.time;
+		return !!(sid.present & PM_SAMPLE_TIME);
+	}
+}
+
+int pm_session__run(struct pm_session *s, pm_session_sample_fn sample,
+		    pm_session_record_fn other, void *arg,
+		    struct pm_error *err)
+{
+	struct run_args a = { s, sample, other, arg, err };
+	struct pm_record rec;
+	uint64_t time = 0;
+	int ret;
+
+	while ((ret = pm_reader__next(s->r, &rec, err)) > 0) {
+		if (!s->opts.unordered) {
+			ret = record_time(s, &rec, &time, err);
+			if (ret < 0)
+				return ret;
+			if (ret == 1) {
+				pm_oe__queue(&s->oe, &rec, time);
+				ret = pm_oe__maybe_half(&s->oe, deliver, &a);
+				if (ret)
+					return ret;
+				continue;
+			}
+			if (rec.type == PM_RECORD_FINISHED_ROUND) {
+				ret = pm_oe__round(&s->oe, deliver, &a);
+				if (ret)
+					return ret;
+			}
+		}
+		ret = deliver(&rec, &a);
+		if (ret)
+			return ret;
+	}
+	if (ret < 0)
+		return ret;
+	return pm_oe__flush(&s->oe, UINT64_MAX, deliver, &a);
+}
+
+int pm_session__for_each_sample(struct pm_session *s, pm_session_sample_fn cb,
+				void *arg, struct pm_error *err)
+{
+	return pm_session__run(s, cb, NULL, arg, err);
+}

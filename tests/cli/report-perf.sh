@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# pmprof report against perf report: record with the real perf on this
+# machine, then both tools report the same file by (dso, symbol); every
+# row must have the same samples and period, exactly.
+. "$(dirname "$0")/../lib.sh"
+
+have_perf || { skip report-perf "perf cannot record here"; exit 0; }
+command -v gcc >/dev/null || { skip report-perf "no gcc"; exit 0; }
+cmp_tool="$TOP/tests/tools/compare_report.py"
+src="$TOP/tests/programs/report-prog.c"
+prog="$TMP/report-prog"
+child="$TMP/report-child"
+gcc -O2 -g -fno-omit-frame-pointer -fPIE -pie -o "$prog" "$src" -lpthread &&
+	cp "$prog" "$child" || { not_ok "report-perf: cannot build $src"; exit 0; }
+
+rec() {	# rec NAME perf-record-args...
+	local name=$1; shift
+	perf record -q -o "$TMP/$name.data" "$@" >/dev/null 2>"$TMP/$name.err" ||
+		{ not_ok "$name: perf record failed: $(tail -1 "$TMP/$name.err")"; return 1; }
+}
+
+# compare NAME [pmprof options]: same rows as perf report --sort dso,sym
+compare() {
+	local name=$1; shift
+	perf report -i "$TMP/$name.data" --stdio -q --sort dso,sym \
+		-F overhead,sample,period,dso,sym --percent-limit 0 -g none --no-children \
+		"$@" >"$TMP/$name.perf" 2>/dev/null ||
+		{ not_ok "$name: perf report failed"; return; }
+	"$PMPROF" report -i "$TMP/$name.data" --format csv "$@" \
+		>"$TMP/$name.csv" 2>"$TMP/$name.pmerr" ||
+		{ not_ok "$name: pmprof report failed: $(tail -1 "$TMP/$name.pmerr")"; return; }
+	check "$name: rows equal perf report" \
+		python3 "$cmp_tool" "$TMP/$name.perf" "$TMP/$name.csv"
+}
+
+# has NAME PATTERN: a row of pmprof's text report matches (proves the
+# workload's own symbols were resolved, not just agreed on).
+has() {
+	if "$PMPROF" report -i "$TMP/$1.data" | grep -q -- "$2"; then
+		ok "$1: shows $2"
+	else
+		not_ok "$1: no row matching $2"
+	fi
+}
+
+rec single -e cpu-clock -- "$prog" single && {
+	compare single
+	has single 'report-prog  *\[\.\] spin_alpha'
+	has single 'libc.so.6  *\[\.\] '
+}
+rec threads -e cpu-clock -- "$prog" threads && {
+	compare threads
+	has threads 'spin_beta'
+}
+rec forkexec -e cpu-clock -- "$prog" forkexec "$child" && {
+	compare forkexec
+	has forkexec 'report-child  *\[\.\] spin_alpha'
+	# the exec'd child is its own command
+	if "$PMPROF" report -i "$TMP/forkexec.data" --sort comm,dso --format csv |
+		grep -q '^[^,]*,[^,]*,[^,]*,report-child,report-child$'; then
+		ok "forkexec: the child's samples carry its comm"
+	else
+		not_ok "forkexec: no report-child comm row"
+	fi
+}
+rec callgraph -e cpu-clock -g -- "$prog" single && compare callgraph
+
+if [ "$(id -u)" = 0 ] && [ "$(sed -n 1p /proc/kallsyms | cut -c1-16)" != 0000000000000000 ]; then
+	rec kernel -e cpu-clock -- "$prog" syscalls && {
+		compare kernel
+		has kernel '\[kernel.kallsyms\]  *\[k\] [a-z_]'
+	}
+	# Other programs run too (C++ ones): perf demangles without
+	# parameter lists, so compare the names as they are in the files.
+	rec syswide -a -e cpu-clock -- "$prog" single && compare syswide --no-demangle
+	# --kallsyms FILE gives the same kernel symbols as /proc/kallsyms
+	cp /proc/kallsyms "$TMP/kallsyms"
+	"$PMPROF" report -i "$TMP/kernel.data" --format csv --kallsyms "$TMP/kallsyms" \
+		>"$TMP/kernel-ks.csv" 2>/dev/null
+	check "kernel: --kallsyms FILE equals perf report" \
+		python3 "$cmp_tool" "$TMP/kernel.perf" "$TMP/kernel-ks.csv"
+else
+	skip "report-perf kernel" "needs root and readable kallsyms"
+fi
+
+# Sort keys, limits and formats on the single recording.
+out=$("$PMPROF" report -i "$TMP/single.data" --top 3 --format csv | tail -n +2 | wc -l)
+check_eq "--top 3 gives 3 rows" 3 "$out"
+"$PMPROF" report -i "$TMP/single.data" --format json >"$TMP/single.json"
+check "json: rows carry dso, symbol, samples, period, overhead" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d["events"][0]
+rows = ev["rows"]
+assert rows and ev["event"] == "cpu-clock"
+for r in rows:
+    for k in ("dso", "symbol", "samples", "period", "overhead"):
+        assert k in r, k
+assert sum(r["samples"] for r in rows) == ev["samples"]
+assert sum(r["period"] for r in rows) == ev["event_count"]
+assert abs(sum(r["overhead"] for r in rows) - 100) < 0.01
+assert any(r["symbol"] == "spin_alpha" for r in rows)
+' "$TMP/single.json"
+perf report -i "$TMP/single.data" --stdio -q --sort comm -F overhead,sample,period,comm \
+	-g none 2>/dev/null | awk 'NF {print $NF, $2, $3}' | sort >"$TMP/comm.perf"
+"$PMPROF" report -i "$TMP/single.data" --sort comm --format csv |
+	awk -F, 'NR > 1 {print $4, $2, $3}' | sort >"$TMP/comm.pmprof"
+check_files_eq "--sort comm equals perf" "$TMP/comm.perf" "$TMP/comm.pmprof"
+perf report -i "$TMP/threads.data" --stdio -q --sort cpu -F overhead,sample,period,cpu \
+	-g none 2>/dev/null | awk 'NF {print $4+0, $2, $3}' | sort >"$TMP/cpu.perf"
+"$PMPROF" report -i "$TMP/threads.data" --sort cpu --format csv |
+	awk -F, 'NR > 1 {print $4, $2, $3}' | sort >"$TMP/cpu.pmprof"
+check_files_eq "--sort cpu equals perf" "$TMP/cpu.perf" "$TMP/cpu.pmprof"
+out=$("$PMPROF" report -i "$TMP/single.data" --percent-limit 5 --format csv |
+	awk -F, 'NR > 1 && $1 < 5' | wc -l)
+check_eq "--percent-limit 5 hides rows below 5%" 0 "$out"
+"$PMPROF" report -i "$TMP/single.data" --sort bogus >/dev/null 2>&1
+check_eq "unknown sort key is a usage error" 1 "$?"
+
+# --children: Children and Self shares of every row equal perf's.
+perf report -i "$TMP/callgraph.data" --stdio -q --children --sort dso,sym -g none \
+	--percent-limit 0 2>/dev/null |
+	sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' | grep . | sort >"$TMP/children.perf"
+"$PMPROF" report -i "$TMP/callgraph.data" --children --format csv |
+	python3 -c '
+import csv, sys
+for r in csv.DictReader(sys.stdin):
+    print("%.2f%%|%.2f%%|%s|%s" % (float(r["Children"]), float(r["Self"]),
+                                   r["Shared Object"], r["Symbol"]))' |
+	sort >"$TMP/children.pmprof"
+check_files_eq "--children equals perf report --children" \
+	"$TMP/children.perf" "$TMP/children.pmprof"
