@@ -10,6 +10,8 @@
 #   BENCH_PERIOD   cpu-clock sample period in ns for it (default 50000:
 #                  shorter periods starve the workload on slow-interrupt VMs)
 #   BENCH_REPEAT   runs per command; the best wall time counts (default 3)
+#   BENCH_BUDGET   no further run of a command once its runs took this many
+#                  seconds (default 120: perf report -D takes minutes)
 #
 # Recordings are made once and reused; delete BENCH_DATA to remake them.
 # Each section is a function section_NAME; add one to add a section.
@@ -22,6 +24,7 @@ BENCH_DATA=${BENCH_DATA:-$BUILD/bench-data}
 BENCH_MB=${BENCH_MB:-200}
 BENCH_PERIOD=${BENCH_PERIOD:-50000}
 BENCH_REPEAT=${BENCH_REPEAT:-3}
+BENCH_BUDGET=${BENCH_BUDGET:-120}
 SECTIONS_ALL="reader"
 
 log() { printf '%s\n' "$*" >&2; }
@@ -29,13 +32,18 @@ die() { log "bench: $*"; exit 1; }
 
 # ---- timing ---------------------------------------------------------------
 
-# timeit CMD...: run CMD BENCH_REPEAT times (output discarded); set BEST to
-# the best wall time in seconds, or to "" if any run failed (RC holds the
-# exit status, ERR the first line of its standard error).
+# timeit CMD...: run CMD BENCH_REPEAT times (output discarded), or fewer
+# once BENCH_BUDGET seconds are spent on it; set BEST to the best wall time
+# in seconds and RUNS to the number of runs, or BEST to "" if a run failed
+# (RC holds the exit status, ERR the first line of its standard error).
 timeit() {
-	local i t0 t1 t
-	BEST="" RC=0 ERR=""
+	local i t0 t1 t spent=0
+	BEST="" RC=0 ERR="" RUNS=0
 	for ((i = 0; i < BENCH_REPEAT; i++)); do
+		if [ "$i" -gt 0 ] && awk -v s="$spent" -v b="$BENCH_BUDGET" \
+			'BEGIN { exit !(s >= b) }'; then
+			break
+		fi
 		t0=$(date +%s.%N)
 		"$@" >/dev/null 2>"$TMP/err"
 		RC=$?
@@ -46,6 +54,8 @@ timeit() {
 			return 1
 		fi
 		t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+		spent=$(awk -v s="$spent" -v t="$t" 'BEGIN { print s + t }')
+		RUNS=$((RUNS + 1))
 		if [ -z "$BEST" ] || awk -v t="$t" -v b="$BEST" 'BEGIN { exit !(t < b) }'; then
 			BEST=$t
 		fi
@@ -57,7 +67,7 @@ timeit() {
 # table_start TITLE: print a section title and the column header.
 table_start() {
 	printf '\n== %s\n' "$1"
-	printf '%-34s %10s %14s %10s\n' "command" "seconds" "records/s" "MB/s"
+	printf '%-34s %10s %14s %10s %5s\n' "command" "seconds" "records/s" "MB/s" "runs"
 }
 
 # table_row LABEL SECONDS RECORDS BYTES: one row; SECONDS "" shows why not.
@@ -67,9 +77,9 @@ table_row() {
 		printf '%-34s %10s  %s\n' "$label" "n/a" "${WHY:-failed}"
 		return
 	fi
-	awk -v l="$label" -v s="$s" -v r="$records" -v b="$bytes" 'BEGIN {
+	awk -v l="$label" -v s="$s" -v r="$records" -v b="$bytes" -v n="$RUNS" 'BEGIN {
 		if (s <= 0) s = 0.001
-		printf "%-34s %10.3f %14.0f %10.1f\n", l, s, r / s, b / s / 1e6 }'
+		printf "%-34s %10.3f %14.0f %10.1f %5d\n", l, s, r / s, b / s / 1e6, n }'
 }
 
 # bench_cmd LABEL RECORDS BYTES CMD...: time CMD and print its row.
@@ -85,15 +95,6 @@ bench_cmd() {
 
 # ---- recordings -----------------------------------------------------------
 
-# record_workload FILE ITERATIONS: the big recording's perf command. A
-# sample carries ip, tid, time, addr, id, cpu, period, a group read and a
-# frame-pointer callchain: the fields most recordings have.
-record_workload() {
-	perf record -q -e '{cpu-clock,task-clock}:S' -c "$BENCH_PERIOD" \
-		-g -T --sample-cpu -d -o "$1" -- \
-		"$WORKLOAD" --threads 2 --nest 3 -n "$2" >/dev/null 2>"$TMP/rec.err"
-}
-
 # Count the records of a recording with perf (its own count, not ours).
 count_records() {
 	perf report -i "$1" --stats 2>/dev/null |
@@ -101,35 +102,47 @@ count_records() {
 }
 
 # dataset_big: a recording of at least BENCH_MB MB in $BENCH_DATA/big.data,
-# with $BENCH_DATA/big.meta ("records N"). Calibrates with a short run, then
-# records long enough, growing the run until the file is big enough.
+# with $BENCH_DATA/big.meta ("records N"). perf records a workload that
+# would run for hours and gets SIGINT once the file is big enough (it then
+# stops the workload and finishes the file as usual). A sample carries ip,
+# tid, time, addr, id, cpu, period, a group read and a frame-pointer
+# callchain: the fields most recordings have.
 dataset_big() {
 	local f="$BENCH_DATA/big.data" want=$((BENCH_MB * 1000000))
-	local n=1000 size tries=0 t0
+	local size=0 t0 pid
 	if [ -f "$f" ] && [ -f "$BENCH_DATA/big.meta" ] &&
 	   [ "$(stat -c %s "$f")" -ge "$want" ]; then
 		return 0
 	fi
 	mkdir -p "$BENCH_DATA"
 	log "bench: making a recording of >= $BENCH_MB MB in $f (once; cached)"
-	record_workload "$TMP/cal.data" "$n" || die "perf record failed: $(head -3 "$TMP/rec.err")"
-	size=$(stat -c %s "$TMP/cal.data")
-	rm -f "$TMP/cal.data"
+	# perf would keep an old output as FILE.old: remove it first
+	rm -f "$f" "$f.tmp" "$f.tmp.old" "$BENCH_DATA/big.meta"
 	t0=$(date +%s)
-	while :; do
-		# iterations for `want` bytes at the calibrated rate, +10%
-		n=$(awk -v n="$n" -v s="$size" -v w="$want" \
-			'BEGIN { x = n * w / (s > 0 ? s : 1) * 1.1; printf "%d", x < n * 2 ? n * 2 : x }')
-		log "bench: recording workload -n $n ..."
-		record_workload "$f.tmp" "$n" || die "perf record failed: $(head -3 "$TMP/rec.err")"
-		size=$(stat -c %s "$f.tmp")
-		[ "$size" -ge "$want" ] && break
-		tries=$((tries + 1))
-		[ "$tries" -lt 4 ] || die "recording stays at $size bytes, under $want"
+	# A subshell that becomes perf: $! is perf's pid, and perf installs
+	# its own SIGINT handler (a background job starts with SIGINT ignored).
+	(exec perf record -q -e '{cpu-clock,task-clock}:S' -c "$BENCH_PERIOD" \
+		-g -T --sample-cpu -d -o "$f.tmp" -- \
+		"$WORKLOAD" --threads 2 --nest 3 -n 1000000000 \
+		>/dev/null 2>"$TMP/rec.err") &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		size=$(stat -c %s "$f.tmp" 2>/dev/null || echo 0)
+		if [ "$size" -ge "$want" ]; then
+			kill -INT "$pid"
+			break
+		fi
+		sleep 1
 	done
+	wait "$pid"
+	size=$(stat -c %s "$f.tmp" 2>/dev/null || echo 0)
+	[ "$size" -ge "$want" ] ||
+		die "perf record stopped at $size bytes: $(head -3 "$TMP/rec.err")"
+	records=$(count_records "$f.tmp")
+	[ -n "$records" ] || die "perf cannot read back $f.tmp"
 	mv "$f.tmp" "$f"
-	echo "records $(count_records "$f")" >"$BENCH_DATA/big.meta"
-	log "bench: $((size / 1000000)) MB in $(( $(date +%s) - t0 )) s"
+	echo "records $records" >"$BENCH_DATA/big.meta"
+	log "bench: $((size / 1000000)) MB, $records records in $(( $(date +%s) - t0 )) s"
 }
 
 meta() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
@@ -142,7 +155,7 @@ section_reader() {
 	dataset_big
 	records=$(meta "$BENCH_DATA/big.meta" records)
 	bytes=$(stat -c %s "$f")
-	table_start "reader: parse every record of $f ($((bytes / 1000000)) MB, $records records; best of $BENCH_REPEAT)"
+	table_start "reader: parse every record of $f ($((bytes / 1000000)) MB, $records records; best of up to $BENCH_REPEAT runs)"
 	bench_cmd "pmprof dump -q" "$records" "$bytes" "$PMPROF" dump -q -i "$f"
 	bench_cmd "perf report -D" "$records" "$bytes" perf report -D -i "$f"
 	bench_cmd "perf script" "$records" "$bytes" perf script -i "$f"

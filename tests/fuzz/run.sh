@@ -11,6 +11,15 @@
 #   FUZZ_CC        compiler (default clang)
 #   FUZZ_TIMEOUT   seconds one input may take before it counts as a hang (10)
 #   FUZZ_FLAGS     extra libFuzzer flags
+#   FUZZ_RUNS      stop each target after this many inputs (and at
+#                  FUZZ_SECONDS at the latest)
+#   FUZZ_SEED      libFuzzer's random seed (default: a new one each run)
+#   FUZZ_FRESH=1   start from the seeds alone, in a temporary work corpus
+#
+# `make check` runs FUZZ_RUNS=N FUZZ_SEED=1 FUZZ_FRESH=1: a bounded run from
+# the seeds, not an ever-growing corpus (libFuzzer is still not quite
+# deterministic: which inputs it tries varies a little). `make fuzz`
+# explores.
 #
 # Seeds are read from tests/fuzz/corpus/NAME/ (kept in git, read only); new
 # inputs go to $BUILD/fuzz-corpus/NAME/ and crashes to
@@ -23,6 +32,9 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-300}
 FUZZ_CC=${FUZZ_CC:-clang}
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-10}
 FUZZ_FLAGS=${FUZZ_FLAGS:-}
+FUZZ_RUNS=${FUZZ_RUNS:-}
+FUZZ_SEED=${FUZZ_SEED:-}
+FUZZ_FRESH=${FUZZ_FRESH:-0}
 SAN=fuzzer-no-link,address,undefined
 
 build_only=0
@@ -93,6 +105,10 @@ for t in "${targets[@]}"; do
 	fi
 	seeds="tests/fuzz/corpus/$t" work="$BUILD/fuzz-corpus/$t"
 	art="$BUILD/fuzz-artifacts/$t"
+	if [ "$FUZZ_FRESH" = 1 ]; then
+		work="$BUILD/fuzz-fresh/$t"
+		rm -rf "$work"
+	fi
 	mkdir -p "$work" "$art"
 	[ -d "$seeds" ] || seeds=
 	mkdir -p "$BUILD/fuzz-logs"; log="$BUILD/fuzz-logs/$t.log"
@@ -100,6 +116,7 @@ for t in "${targets[@]}"; do
 	# shellcheck disable=SC2086 # FUZZ_FLAGS is a list of flags
 	"$bin" -max_total_time="$FUZZ_SECONDS" -timeout="$FUZZ_TIMEOUT" \
 		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$art/" \
+		${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} ${FUZZ_SEED:+-seed="$FUZZ_SEED"} \
 		$FUZZ_FLAGS "$work" ${seeds:+"$seeds"} >"$log" 2>&1
 	rc=$?
 	secs=$(( $(date +%s) - start ))
