@@ -272,6 +272,49 @@ static void set_string(char **slot, char *s)
 	*slot = s;
 }
 
+/* A pipe may send a feature twice: the later copy replaces the earlier. */
+static void free_topology(struct pm_features *f)
+{
+	free_string_list(f->topology.core_siblings, f->topology.nr_core_siblings);
+	free_string_list(f->topology.thread_siblings, f->topology.nr_thread_siblings);
+	free_string_list(f->topology.die_siblings, f->topology.nr_die_siblings);
+	free(f->topology.cpus);
+	memset(&f->topology, 0, sizeof(f->topology));
+}
+
+static void free_pmu_mappings(struct pm_features *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nr_pmu_mappings; i++)
+		free(f->pmu_mappings[i].name);
+	free(f->pmu_mappings);
+	f->pmu_mappings = NULL;
+	f->nr_pmu_mappings = 0;
+}
+
+static void free_groups(struct pm_features *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nr_groups; i++)
+		free(f->groups[i].name);
+	free(f->groups);
+	f->groups = NULL;
+	f->nr_groups = 0;
+}
+
+static void free_build_ids(struct pm_features *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nr_build_ids; i++)
+		free(f->build_ids[i].filename);
+	free(f->build_ids);
+	f->build_ids = NULL;
+	f->nr_build_ids = 0;
+}
+
 static void free_event_desc(struct pm_features *f)
 {
 	uint32_t i;
@@ -318,15 +361,19 @@ int pm_features__parse(struct pm_reader *r, unsigned int feat,
 		parse_event_desc(&c, f);
 		break;
 	case PM_FEAT_BUILD_ID:
+		free_build_ids(f);
 		parse_build_ids(&c, f);
 		break;
 	case PM_FEAT_CPU_TOPOLOGY:
+		free_topology(f);
 		parse_cpu_topology(&c, f);
 		break;
 	case PM_FEAT_PMU_MAPPINGS:
+		free_pmu_mappings(f);
 		parse_pmu_mappings(&c, f);
 		break;
 	case PM_FEAT_GROUP_DESC:
+		free_groups(f);
 		parse_group_desc(&c, f);
 		break;
 	case PM_FEAT_SAMPLE_TIME:
@@ -355,10 +402,22 @@ int pm_features__parse(struct pm_reader *r, unsigned int feat,
 	return c.failed ? (err ? err->code : -PM_EFORMAT) : 0;
 }
 
+int pm_features__parse_build_id_record(struct pm_reader *r,
+				       const struct pm_record *rec,
+				       struct pm_error *err)
+{
+	/* A pipe's HEADER_BUILD_ID record is one BUILD_ID feature entry. */
+	struct cursor c = {
+		.r = r, .p = rec->data, .len = rec->size, .base = rec->offset,
+		.err = err, .what = "HEADER_BUILD_ID",
+	};
+
+	parse_build_ids(&c, &r->feat);
+	return c.failed ? (err ? err->code : -PM_EFORMAT) : 0;
+}
+
 void pm_features__release(struct pm_features *f)
 {
-	uint32_t i;
-
 	free(f->hostname);
 	free(f->osrelease);
 	free(f->version);
@@ -366,20 +425,11 @@ void pm_features__release(struct pm_features *f)
 	free(f->cpudesc);
 	free(f->cpuid);
 	free_string_list(f->cmdline, f->nr_cmdline);
-	for (i = 0; i < f->nr_build_ids; i++)
-		free(f->build_ids[i].filename);
-	free(f->build_ids);
-	for (i = 0; i < f->nr_pmu_mappings; i++)
-		free(f->pmu_mappings[i].name);
-	free(f->pmu_mappings);
-	for (i = 0; i < f->nr_groups; i++)
-		free(f->groups[i].name);
-	free(f->groups);
+	free_build_ids(f);
+	free_pmu_mappings(f);
+	free_groups(f);
 	free_event_desc(f);
-	free_string_list(f->topology.core_siblings, f->topology.nr_core_siblings);
-	free_string_list(f->topology.thread_siblings, f->topology.nr_thread_siblings);
-	free_string_list(f->topology.die_siblings, f->topology.nr_die_siblings);
-	free(f->topology.cpus);
+	free_topology(f);
 	memset(f, 0, sizeof(*f));
 }
 

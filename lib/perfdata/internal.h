@@ -106,6 +106,9 @@ int pm_features__parse(struct pm_reader *r, unsigned int feat,
 		       const uint8_t *p, size_t size, uint64_t offset,
 		       struct pm_error *err);
 void pm_features__release(struct pm_features *f);
+int pm_features__parse_build_id_record(struct pm_reader *r,
+				       const struct pm_record *rec,
+				       struct pm_error *err);
 /* After features and events are known: names, groups. */
 void pm_reader__apply_features(struct pm_reader *r);
 

@@ -596,6 +596,8 @@ static int apply_header_record(struct pm_reader *r, const struct pm_record *rec,
 		return r->pipe ? apply_header_attr(r, rec, err) : 0;
 	case PM_RECORD_HEADER_FEATURE:
 		return r->pipe ? apply_header_feature(r, rec, err) : 0;
+	case PM_RECORD_HEADER_BUILD_ID:
+		return r->pipe ? pm_features__parse_build_id_record(r, rec, err) : 0;
 	case PM_RECORD_EVENT_UPDATE:
 		return apply_event_update(r, rec, err);
 	case PM_RECORD_ID_INDEX:
