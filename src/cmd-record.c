@@ -20,7 +20,9 @@
 #include "builtin.h"
 #include "cli.h"
 #include "pmprof/evspec.h"
+#include "pmprof/attr_print.h"
 #include "pmprof/json.h"
+#include "pmprof/strbuf.h"
 #include "pmprof/period.h"
 #include "pmprof/record.h"
 
@@ -212,81 +214,11 @@ static bool samples(const struct pm_evspec_list *l, size_t i)
 
 /* ---- output ---- */
 
-static const char *const read_format_names[] = {
-	"TOTAL_TIME_ENABLED", "TOTAL_TIME_RUNNING", "ID", "GROUP", "LOST",
-};
-
-static void bits_text(FILE *out, uint64_t v, bool sample)
-{
-	bool first = true;
-	unsigned int b;
-
-	for (b = 0; b < 64; b++) {
-		const char *n;
-
-		if (!(v >> b & 1))
-			continue;
-		n = sample ? pm_sample_bit_name(b) :
-		    b < 5 ? read_format_names[b] : NULL;
-		fprintf(out, "%s%s", first ? "" : "|", n ? n : "?");
-		first = false;
-	}
-}
-
-struct field {
-	const char *name;
-	uint64_t value;
-};
-
-/* Every attr field by perf's name, in perf's order. */
-static size_t attr_fields(const struct pm_attr *a, struct field *f)
-{
-	size_t n = 0;
-	unsigned int b;
-	bool freq = pm_attr__flag(a, PM_ATTR_FREQ);
-
-#define F(nm, v) do { f[n].name = (nm); f[n].value = (v); n++; } while (0)
-	F("type", a->type);
-	F("size", a->size);
-	F("config", a->config);
-	F("sample_period", freq ? 0 : a->sample_period);
-	F("sample_freq", freq ? a->sample_period : 0);
-	F("sample_type", a->sample_type);
-	F("read_format", a->read_format);
-	for (b = 0; b < PM_ATTR_NR_FLAG_BITS; b++) {
-		if (b == PM_ATTR_PRECISE_IP + 1)
-			continue;
-		if (b == PM_ATTR_PRECISE_IP)
-			F("precise_ip", pm_attr__precise_ip(a));
-		else if (pm_attr_flag_name(b))
-			F(pm_attr_flag_name(b), pm_attr__flag(a, b));
-	}
-	F("wakeup_events", a->wakeup_events);
-	F("bp_type", a->bp_type);
-	F("config1", a->config1);
-	F("config2", a->config2);
-	F("branch_sample_type", a->branch_sample_type);
-	F("sample_regs_user", a->sample_regs_user);
-	F("sample_stack_user", a->sample_stack_user);
-	F("clockid", (uint64_t)(int64_t)a->clockid);
-	F("sample_regs_intr", a->sample_regs_intr);
-	F("aux_watermark", a->aux_watermark);
-	F("sample_max_stack", a->sample_max_stack);
-	F("aux_sample_size", a->aux_sample_size);
-	F("sig_data", a->sig_data);
-	F("config3", a->config3);
-	F("hf_sample_period", a->hf_sample_period);
-	F("hf_sample_rand", a->hf_sample_rand);
-#undef F
-	return n;
-}
-
 static void print_json(const struct pm_evspec_list *l, const struct record_cli *rc)
 {
 	struct pm_json j;
-	struct field f[96];
 	struct window *w = calloc((size_t)rc->plan + 1, sizeof(*w));
-	size_t i, k, n;
+	size_t i, k;
 
 	pm_json__init(&j, stdout);
 	pm_json__begin_array(&j);
@@ -298,13 +230,7 @@ static void print_json(const struct pm_evspec_list *l, const struct record_cli *
 		pm_json__kv_u64(&j, "index", i);
 		pm_json__kv_string(&j, "name", ev->name);
 		pm_json__kv_u64(&j, "group_leader", (uint64_t)ev->group_leader);
-		n = attr_fields(&ev->attr, f);
-		for (k = 0; k < n; k++) {
-			if (!strcmp(f[k].name, "clockid"))
-				pm_json__kv_i64(&j, f[k].name, (int64_t)f[k].value);
-			else
-				pm_json__kv_u64(&j, f[k].name, f[k].value);
-		}
+		pm_attr__json_fields(&j, &ev->attr);
 		pm_json__kv_u64(&j, "hf_burst", ev->hf_burst);
 		pm_json__kv_u64(&j, "hf_jitter", ev->hf_jitter);
 		pm_json__key(&j, "plan");
@@ -329,7 +255,8 @@ static void print_json(const struct pm_evspec_list *l, const struct record_cli *
 
 static void print_text(const struct pm_evspec_list *l, const struct record_cli *rc)
 {
-	struct field f[96];
+	struct pm_attr_field f[PM_ATTR_MAX_FIELDS];
+	struct pm_strbuf sb = PM_STRBUF_INIT;
 	struct window *w = calloc((size_t)rc->plan + 1, sizeof(*w));
 	size_t i, k, n;
 
@@ -339,20 +266,22 @@ static void print_text(const struct pm_evspec_list *l, const struct record_cli *
 		int nw = samples(l, i) ? plan_windows(ev, rc->seed, w, rc->plan) : 0;
 
 		printf("event %zu: %s (group leader %d)\n", i, ev->name, ev->group_leader);
-		n = attr_fields(&ev->attr, f);
+		n = pm_attr__fields(&ev->attr, f);
 		for (k = 0; k < n; k++) {
 			if (!f[k].value)
 				continue;
-			if (!strcmp(f[k].name, "sample_type") || !strcmp(f[k].name, "read_format")) {
-				printf("  %-32s ", f[k].name);
-				bits_text(stdout, f[k].value, f[k].name[1] == 'a');
-				putchar('\n');
-			} else if (!strncmp(f[k].name, "config", 6) ||
-				   !strcmp(f[k].name, "sample_regs_user")) {
-				printf("  %-32s %#" PRIx64 "\n", f[k].name, f[k].value);
-			} else {
-				printf("  %-32s %" PRIu64 "\n", f[k].name, f[k].value);
-			}
+			pm_strbuf__reset(&sb);
+			if (f[k].kind == PM_AF_SAMPLE_TYPE)
+				pm_sample_type__str(&sb, f[k].value);
+			else if (f[k].kind == PM_AF_READ_FORMAT)
+				pm_read_format__str(&sb, f[k].value);
+			else if (f[k].kind == PM_AF_HEX)
+				pm_strbuf__addf(&sb, "%#" PRIx64, f[k].value);
+			else if (f[k].kind == PM_AF_SIGNED)
+				pm_strbuf__addf(&sb, "%" PRId64, (int64_t)f[k].value);
+			else
+				pm_strbuf__addf(&sb, "%" PRIu64, f[k].value);
+			printf("  %-32s %s\n", f[k].name, pm_strbuf__str(&sb));
 		}
 		if (ev->hf_burst)
 			printf("  %-32s %u\n", "hf_burst", ev->hf_burst);
@@ -370,6 +299,7 @@ static void print_text(const struct pm_evspec_list *l, const struct record_cli *
 			       w[k].throttle ? " THROTTLE" : "");
 		putchar('\n');
 	}
+	pm_strbuf__release(&sb);
 	free(w);
 }
 

@@ -39,119 +39,111 @@ void pm_read_format__str(struct pm_strbuf *sb, uint64_t rf)
 	}
 }
 
-/* The u64 fields after the flags, by perf name, in attr order. */
-struct u64_field {
-	const char *name;
-	uint64_t (*get)(const struct pm_attr *a);
-	bool hex;
-};
+size_t pm_attr__fields(const struct pm_attr *a,
+		       struct pm_attr_field out[PM_ATTR_MAX_FIELDS])
+{
+	bool freq = pm_attr__flag(a, PM_ATTR_FREQ);
+	unsigned int bit;
+	size_t n = 0;
 
-#define GETTER(f) static uint64_t get_##f(const struct pm_attr *a) { return (uint64_t)a->f; }
-GETTER(wakeup_events) GETTER(bp_type) GETTER(config1) GETTER(config2)
-GETTER(branch_sample_type) GETTER(sample_regs_user) GETTER(sample_stack_user)
-GETTER(sample_regs_intr) GETTER(aux_watermark) GETTER(sample_max_stack)
-GETTER(aux_sample_size) GETTER(sig_data) GETTER(config3)
-GETTER(hf_sample_period) GETTER(hf_sample_rand)
-
-static const struct u64_field tail_fields[] = {
-	{ "wakeup_events", get_wakeup_events, false },
-	{ "bp_type", get_bp_type, false },
-	{ "config1", get_config1, true },
-	{ "config2", get_config2, true },
-	{ "branch_sample_type", get_branch_sample_type, true },
-	{ "sample_regs_user", get_sample_regs_user, true },
-	{ "sample_stack_user", get_sample_stack_user, false },
-	{ "sample_regs_intr", get_sample_regs_intr, true },
-	{ "aux_watermark", get_aux_watermark, false },
-	{ "sample_max_stack", get_sample_max_stack, false },
-	{ "aux_sample_size", get_aux_sample_size, false },
-	{ "sig_data", get_sig_data, true },
-	{ "config3", get_config3, true },
-	{ "hf_sample_period", get_hf_sample_period, false },
-	{ "hf_sample_rand", get_hf_sample_rand, false },
-};
+#define FIELD(nm, v, k) (out[n++] = (struct pm_attr_field){ (nm), (uint64_t)(v), (k) })
+	FIELD("type", a->type, PM_AF_DEC);
+	FIELD("size", a->size, PM_AF_DEC);
+	FIELD("config", a->config, PM_AF_HEX);
+	FIELD("sample_period", freq ? 0 : a->sample_period, PM_AF_DEC);
+	FIELD("sample_freq", freq ? a->sample_period : 0, PM_AF_DEC);
+	FIELD("sample_type", a->sample_type, PM_AF_SAMPLE_TYPE);
+	FIELD("read_format", a->read_format, PM_AF_READ_FORMAT);
+	for (bit = 0; bit < PM_ATTR_NR_FLAG_BITS; bit++) {
+		if (bit == PM_ATTR_PRECISE_IP + 1)
+			continue;	/* precise_ip's second bit */
+		if (bit == PM_ATTR_PRECISE_IP)
+			FIELD("precise_ip", pm_attr__precise_ip(a), PM_AF_FLAG);
+		else
+			FIELD(pm_attr_flag_name(bit), pm_attr__flag(a, bit), PM_AF_FLAG);
+	}
+	FIELD("wakeup_events", a->wakeup_events, PM_AF_DEC);
+	FIELD("bp_type", a->bp_type, PM_AF_DEC);
+	FIELD("config1", a->config1, PM_AF_HEX);
+	FIELD("config2", a->config2, PM_AF_HEX);
+	FIELD("branch_sample_type", a->branch_sample_type, PM_AF_HEX);
+	FIELD("sample_regs_user", a->sample_regs_user, PM_AF_HEX);
+	FIELD("sample_stack_user", a->sample_stack_user, PM_AF_DEC);
+	FIELD("clockid", (int64_t)a->clockid, PM_AF_SIGNED);
+	FIELD("sample_regs_intr", a->sample_regs_intr, PM_AF_HEX);
+	FIELD("aux_watermark", a->aux_watermark, PM_AF_DEC);
+	FIELD("sample_max_stack", a->sample_max_stack, PM_AF_DEC);
+	FIELD("aux_sample_size", a->aux_sample_size, PM_AF_DEC);
+	FIELD("sig_data", a->sig_data, PM_AF_HEX);
+	FIELD("config3", a->config3, PM_AF_HEX);
+	FIELD("hf_sample_period", a->hf_sample_period, PM_AF_DEC);
+	FIELD("hf_sample_rand", a->hf_sample_rand, PM_AF_DEC);
+#undef FIELD
+	return n;
+}
 
 void pm_attr__describe(struct pm_strbuf *sb, const struct pm_attr *a)
 {
+	struct pm_attr_field f[PM_ATTR_MAX_FIELDS];
+	size_t i, n = pm_attr__fields(a, f);
 	const char *tname = pm_attr_type_name(a->type);
-	unsigned int bit;
-	size_t i;
 
 	pm_strbuf__addf(sb, "type = %u", a->type);
 	if (tname)
 		pm_strbuf__addf(sb, " (%s)", tname);
 	pm_strbuf__addf(sb, ", size = %u", a->size);
-	if (a->config)
-		pm_strbuf__addf(sb, ", config = 0x%" PRIx64, a->config);
-	if (a->sample_period)
-		pm_strbuf__addf(sb, ", %s = %" PRIu64,
-				pm_attr__flag(a, PM_ATTR_FREQ) ? "sample_freq"
-							       : "sample_period",
-				a->sample_period);
-	if (a->sample_type) {
-		pm_strbuf__adds(sb, ", sample_type = ");
-		pm_sample_type__str(sb, a->sample_type);
-	}
-	if (a->read_format) {
-		pm_strbuf__adds(sb, ", read_format = ");
-		pm_read_format__str(sb, a->read_format);
-	}
-	for (bit = 0; bit < PM_ATTR_NR_FLAG_BITS; bit++) {
-		if (bit == PM_ATTR_PRECISE_IP + 1)
+	for (i = 2; i < n; i++) {	/* type and size are said */
+		if (!f[i].value)
 			continue;
-		if (bit == PM_ATTR_PRECISE_IP) {
-			if (pm_attr__precise_ip(a))
-				pm_strbuf__addf(sb, ", precise_ip = %u",
-						pm_attr__precise_ip(a));
-			continue;
+		pm_strbuf__addf(sb, ", %s = ", f[i].name);
+		switch (f[i].kind) {
+		case PM_AF_HEX:
+			pm_strbuf__addf(sb, "%#" PRIx64, f[i].value);
+			break;
+		case PM_AF_SIGNED:
+			pm_strbuf__addf(sb, "%" PRId64, (int64_t)f[i].value);
+			break;
+		case PM_AF_SAMPLE_TYPE:
+			pm_sample_type__str(sb, f[i].value);
+			break;
+		case PM_AF_READ_FORMAT:
+			pm_read_format__str(sb, f[i].value);
+			break;
+		default:
+			pm_strbuf__addf(sb, "%" PRIu64, f[i].value);
+			break;
 		}
-		if (pm_attr__flag(a, bit))
-			pm_strbuf__addf(sb, ", %s = 1", pm_attr_flag_name(bit));
 	}
-	if (a->clockid && pm_attr__flag(a, PM_ATTR_USE_CLOCKID))
-		pm_strbuf__addf(sb, ", clockid = %d", a->clockid);
-	for (i = 0; i < sizeof(tail_fields) / sizeof(tail_fields[0]); i++) {
-		uint64_t v = tail_fields[i].get(a);
+}
 
-		if (!v)
+void pm_attr__json_fields(struct pm_json *j, const struct pm_attr *a)
+{
+	struct pm_attr_field f[PM_ATTR_MAX_FIELDS];
+	struct pm_strbuf sb = PM_STRBUF_INIT;
+	size_t i, n = pm_attr__fields(a, f);
+
+	for (i = 0; i < n; i++) {
+		if (f[i].kind == PM_AF_SIGNED)
+			pm_json__kv_i64(j, f[i].name, (int64_t)f[i].value);
+		else
+			pm_json__kv_u64(j, f[i].name, f[i].value);
+		if (f[i].kind != PM_AF_SAMPLE_TYPE && f[i].kind != PM_AF_READ_FORMAT)
 			continue;
-		pm_strbuf__addf(sb, tail_fields[i].hex ? ", %s = 0x%" PRIx64
-						      : ", %s = %" PRIu64,
-				tail_fields[i].name, v);
+		pm_strbuf__reset(&sb);
+		if (f[i].kind == PM_AF_SAMPLE_TYPE) {
+			pm_sample_type__str(&sb, f[i].value);
+			pm_json__kv_string(j, "sample_type_names", pm_strbuf__str(&sb));
+		} else {
+			pm_read_format__str(&sb, f[i].value);
+			pm_json__kv_string(j, "read_format_names", pm_strbuf__str(&sb));
+		}
 	}
+	pm_strbuf__release(&sb);
 }
 
 void pm_attr__json(struct pm_json *j, const struct pm_attr *a)
 {
-	struct pm_strbuf sb = PM_STRBUF_INIT;
-	unsigned int bit;
-	size_t i;
-
 	pm_json__begin_object(j);
-	pm_json__kv_u64(j, "type", a->type);
-	pm_json__kv_u64(j, "size", a->size);
-	pm_json__kv_u64(j, "config", a->config);
-	pm_json__kv_u64(j, pm_attr__flag(a, PM_ATTR_FREQ) ? "sample_freq"
-							  : "sample_period",
-			a->sample_period);
-	pm_json__kv_u64(j, "sample_type", a->sample_type);
-	pm_sample_type__str(&sb, a->sample_type);
-	pm_json__kv_string(j, "sample_type_names", pm_strbuf__str(&sb));
-	pm_json__kv_u64(j, "read_format", a->read_format);
-	pm_strbuf__reset(&sb);
-	pm_read_format__str(&sb, a->read_format);
-	pm_json__kv_string(j, "read_format_names", pm_strbuf__str(&sb));
-	for (bit = 0; bit < PM_ATTR_NR_FLAG_BITS; bit++) {
-		if (bit == PM_ATTR_PRECISE_IP + 1)
-			continue;
-		if (bit == PM_ATTR_PRECISE_IP)
-			pm_json__kv_u64(j, "precise_ip", pm_attr__precise_ip(a));
-		else
-			pm_json__kv_u64(j, pm_attr_flag_name(bit), pm_attr__flag(a, bit));
-	}
-	pm_json__kv_i64(j, "clockid", a->clockid);
-	for (i = 0; i < sizeof(tail_fields) / sizeof(tail_fields[0]); i++)
-		pm_json__kv_u64(j, tail_fields[i].name, tail_fields[i].get(a));
+	pm_attr__json_fields(j, a);
 	pm_json__end_object(j);
-	pm_strbuf__release(&sb);
 }
