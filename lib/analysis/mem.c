@@ -12,17 +12,13 @@
 
 #include "pmprof/json.h"
 #include "pmprof/mem.h"
+#include "pmprof/keymap.h"
 #include "pmprof/strbuf.h"
 #include "pmprof/util.h"
 
 struct pm_mem_acc {
 	struct pm_mem_opts opts;
-	struct pm_mem_row **rows;
-	char **keys;
-	size_t *key_len;
-	size_t nr, alloc;
-	size_t *slots;		/* row index + 1; 0 is empty */
-	size_t nr_slots;	/* a power of two */
+	struct pm_keymap rows;	/* struct pm_mem_row *, by row key */
 	uint64_t samples, skipped;
 	bool any_addr;
 };
@@ -43,78 +39,28 @@ void pm_mem_acc__delete(struct pm_mem_acc *acc)
 
 	if (!acc)
 		return;
-	for (i = 0; i < acc->nr; i++) {
-		struct pm_mem_row *r = acc->rows[i];
+	for (i = 0; i < acc->rows.nr; i++) {
+		struct pm_mem_row *r = acc->rows.values[i];
 
 		free(r->dso);
 		free(r->symbol);
 		free(r->data_dso);
 		free(r->data_symbol);
 		free(r);
-		free(acc->keys[i]);
 	}
-	free(acc->rows);
-	free(acc->keys);
-	free(acc->key_len);
-	free(acc->slots);
+	pm_keymap__release(&acc->rows);
 	free(acc);
 }
 
-/* FNV-1a: short keys, no adversary. */
-static uint64_t hash(const char *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	while (n--) {
-		h ^= (unsigned char)*p++;
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-static void rehash(struct pm_mem_acc *acc, size_t nr_slots)
-{
-	size_t i;
-
-	free(acc->slots);
-	acc->slots = pm_calloc(nr_slots, sizeof(*acc->slots));
-	acc->nr_slots = nr_slots;
-	for (i = 0; i < acc->nr; i++) {
-		size_t s = hash(acc->keys[i], acc->key_len[i]) & (nr_slots - 1);
-
-		while (acc->slots[s])
-			s = (s + 1) & (nr_slots - 1);
-		acc->slots[s] = i + 1;
-	}
-}
-
+/* The row for key, made if new: *is_new tells the caller to fill it. */
 static struct pm_mem_row *find_row(struct pm_mem_acc *acc, const char *key,
 				   size_t len, bool *is_new)
 {
-	size_t s;
+	void **slot = pm_keymap__findnew(&acc->rows, key, len, is_new);
 
-	*is_new = false;
-	if ((acc->nr + 1) * 2 > acc->nr_slots)
-		rehash(acc, acc->nr_slots ? acc->nr_slots * 2 : 64);
-	s = hash(key, len) & (acc->nr_slots - 1);
-	while (acc->slots[s]) {
-		size_t i = acc->slots[s] - 1;
-
-		if (acc->key_len[i] == len && !memcmp(acc->keys[i], key, len))
-			return acc->rows[i];
-		s = (s + 1) & (acc->nr_slots - 1);
-	}
-	PM_GROW(acc->rows, acc->alloc, acc->nr + 1);
-	acc->keys = pm_reallocarray(acc->keys, acc->alloc, sizeof(*acc->keys));
-	acc->key_len = pm_reallocarray(acc->key_len, acc->alloc,
-				       sizeof(*acc->key_len));
-	acc->keys[acc->nr] = pm_malloc(len);
-	memcpy(acc->keys[acc->nr], key, len);
-	acc->key_len[acc->nr] = len;
-	acc->rows[acc->nr] = pm_zalloc(sizeof(struct pm_mem_row));
-	acc->slots[s] = acc->nr + 1;
-	*is_new = true;
-	return acc->rows[acc->nr++];
+	if (*is_new)
+		*slot = pm_zalloc(sizeof(struct pm_mem_row));
+	return *slot;
 }
 
 /* A marker byte tells NULL from "", then the bytes and their NUL. */
@@ -169,7 +115,7 @@ int pm_mem_acc__add(struct pm_mem_acc *acc, const struct pm_mem_sample *s)
 			row->data_symbol = dup_or_null(s->data_symbol);
 			acc->any_addr = true;
 		}
-		row->seq = acc->nr - 1;
+		row->seq = acc->rows.nr - 1;
 	}
 	row->samples++;
 	acc->samples++;
@@ -290,12 +236,13 @@ const struct pm_mem_row **pm_mem_acc__rows(const struct pm_mem_acc *acc,
 	const struct pm_mem_row **rows;
 
 	*nr = 0;
-	if (!acc->nr)
+	if (!acc->rows.nr)
 		return NULL;
-	rows = pm_calloc(acc->nr, sizeof(*rows));
-	memcpy(rows, acc->rows, acc->nr * sizeof(*rows));
-	qsort_r(rows, acc->nr, sizeof(*rows), cmp_rows, (void *)&acc->opts.sort);
-	*nr = acc->nr;
+	rows = pm_calloc(acc->rows.nr, sizeof(*rows));
+	for (size_t i = 0; i < acc->rows.nr; i++)
+		rows[i] = acc->rows.values[i];
+	qsort_r(rows, acc->rows.nr, sizeof(*rows), cmp_rows, (void *)&acc->opts.sort);
+	*nr = acc->rows.nr;
 	return rows;
 }
 

@@ -12,22 +12,13 @@
 #include "pmprof/json.h"
 #include "pmprof/profileme.h"
 #include "pmprof/strbuf.h"
+#include "pmprof/keymap.h"
 #include "pmprof/util.h"
-
-/* The rows of one SL1 value, found by key through an open-address hash. */
-struct row_set {
-	struct pm_profileme_row **rows;
-	char **keys;			/* keys[i] belongs to rows[i] */
-	size_t *key_len;
-	size_t nr, alloc;
-	size_t *slots;			/* row index + 1; 0 is empty */
-	size_t nr_slots;		/* a power of two */
-};
 
 struct pm_profileme_acc {
 	char *arch;
 	struct pm_profileme_opts opts;
-	struct row_set sets[4];
+	struct pm_keymap sets[4];	/* per SL1: struct pm_profileme_row * */
 	uint64_t samples;
 	uint64_t skipped[PM_PROFILEME__NR_STATUS];
 	size_t seq;
@@ -60,78 +51,25 @@ void pm_profileme_acc__delete(struct pm_profileme_acc *acc)
 	if (!acc)
 		return;
 	for (s = 0; s < 4; s++) {
-		struct row_set *set = &acc->sets[s];
+		struct pm_keymap *set = &acc->sets[s];
 
-		for (i = 0; i < set->nr; i++) {
-			free_row(set->rows[i]);
-			free(set->keys[i]);
-		}
-		free(set->rows);
-		free(set->keys);
-		free(set->key_len);
-		free(set->slots);
+		for (i = 0; i < set->nr; i++)
+			free_row(set->values[i]);
+		pm_keymap__release(set);
 	}
 	free(acc->arch);
 	free(acc);
 }
 
-/* FNV-1a: short keys, no adversary; good enough to spread the slots. */
-static uint64_t hash(const char *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	while (n--) {
-		h ^= (unsigned char)*p++;
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-static void rehash(struct row_set *set, size_t nr_slots)
-{
-	size_t i;
-
-	free(set->slots);
-	set->slots = pm_calloc(nr_slots, sizeof(*set->slots));
-	set->nr_slots = nr_slots;
-	for (i = 0; i < set->nr; i++) {
-		size_t s = hash(set->keys[i], set->key_len[i]) & (nr_slots - 1);
-
-		while (set->slots[s])
-			s = (s + 1) & (nr_slots - 1);
-		set->slots[s] = i + 1;
-	}
-}
-
 /* The row for key, made if new: *is_new tells the caller to fill it. */
-static struct pm_profileme_row *find_row(struct row_set *set, const char *key,
+static struct pm_profileme_row *find_row(struct pm_keymap *set, const char *key,
 					 size_t len, bool *is_new)
 {
-	size_t s;
+	void **slot = pm_keymap__findnew(set, key, len, is_new);
 
-	*is_new = false;
-	if ((set->nr + 1) * 2 > set->nr_slots)
-		rehash(set, set->nr_slots ? set->nr_slots * 2 : 64);
-	s = hash(key, len) & (set->nr_slots - 1);
-	while (set->slots[s]) {
-		size_t i = set->slots[s] - 1;
-
-		if (set->key_len[i] == len && !memcmp(set->keys[i], key, len))
-			return set->rows[i];
-		s = (s + 1) & (set->nr_slots - 1);
-	}
-	PM_GROW(set->rows, set->alloc, set->nr + 1);
-	/* keys and key_len grow with rows: same alloc, kept in step. */
-	set->keys = pm_reallocarray(set->keys, set->alloc, sizeof(*set->keys));
-	set->key_len = pm_reallocarray(set->key_len, set->alloc,
-				       sizeof(*set->key_len));
-	set->keys[set->nr] = pm_malloc(len ? len : 1);
-	memcpy(set->keys[set->nr], key, len);
-	set->key_len[set->nr] = len;
-	set->rows[set->nr] = pm_zalloc(sizeof(struct pm_profileme_row));
-	set->slots[s] = set->nr + 1;
-	*is_new = true;
-	return set->rows[set->nr++];
+	if (*is_new)
+		*slot = pm_zalloc(sizeof(struct pm_profileme_row));
+	return *slot;
 }
 
 /* A string in a key: a marker byte tells NULL from "", then the bytes. */
@@ -335,7 +273,7 @@ const struct pm_profileme_row **
 pm_profileme_acc__rows(const struct pm_profileme_acc *acc, unsigned sl1,
 		       size_t *nr)
 {
-	const struct row_set *set;
+	const struct pm_keymap *set;
 	const struct pm_profileme_row **rows;
 
 	*nr = 0;
@@ -343,7 +281,8 @@ pm_profileme_acc__rows(const struct pm_profileme_acc *acc, unsigned sl1,
 		return NULL;
 	set = &acc->sets[sl1];
 	rows = pm_calloc(set->nr, sizeof(*rows));
-	memcpy(rows, set->rows, set->nr * sizeof(*rows));
+	for (size_t i = 0; i < set->nr; i++)
+		rows[i] = set->values[i];
 	qsort_r(rows, set->nr, sizeof(*rows), cmp_rows,
 		(void *)&acc->opts.sort);
 	*nr = set->nr;
@@ -407,7 +346,7 @@ static bool any_srcline(const struct pm_profileme_acc *acc, int sl1)
 		if (sl1 >= 0 && (unsigned)sl1 != s)
 			continue;
 		for (i = 0; i < acc->sets[s].nr; i++) {
-			if (acc->sets[s].rows[i]->srcline)
+			if (((const struct pm_profileme_row *)acc->sets[s].values[i])->srcline)
 				return true;
 		}
 	}

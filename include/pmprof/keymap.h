@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A map from byte-string keys to values, in insertion order: the rows of
+ * an accumulator keyed by what a sample resolves to (symbol, pc, data
+ * source). Open addressing over an index array; values stay where they
+ * are, so values[i] is the i-th distinct key ever added.
+ */
+#ifndef PMPROF_KEYMAP_H
+#define PMPROF_KEYMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct pm_keymap {
+	void **values;		/* values[i] belongs to keys[i] */
+	char **keys;
+	size_t *key_len;
+	size_t nr, alloc;
+	size_t *slots;		/* index + 1; 0 is empty */
+	size_t nr_slots;	/* a power of two */
+};
+
+#define PM_KEYMAP_INIT { 0 }
+
+/* Frees the keys and arrays; the values are the caller's. */
+void pm_keymap__release(struct pm_keymap *m);
+
+/*
+ * The value slot for key, added (holding NULL, *is_new set) when the key
+ * is new. The pointer is valid until the next call.
+ */
+void **pm_keymap__findnew(struct pm_keymap *m, const void *key, size_t len,
+			  bool *is_new);
+
+#endif
