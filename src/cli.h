@@ -34,6 +34,20 @@ int pm_cli_format_cb(const struct pm_option *opt, const char *arg);
 	OPT_CALLBACK(0, "format", (v), "fmt", "table, csv, tsv or json", \
 		     pm_cli_format_cb)
 
+/*
+ * The options that say where symbols come from, written straight into a
+ * struct pm_session_opts: every command that resolves symbols takes them.
+ */
+#define OPT_SYMBOL_SOURCES(so) \
+	OPT_STRING(0, "symfs", &(so)->symfs, "dir", \
+		   "look for files relative to this directory"), \
+	OPT_STRING(0, "kallsyms", &(so)->kallsyms, "file", \
+		   "kernel symbols from this file"), \
+	OPT_STRING('k', "vmlinux", &(so)->vmlinux, "file", \
+		   "kernel symbols from this vmlinux"), \
+	OPT_BOOLEAN(0, "no-demangle", &(so)->no_demangle, \
+		    "do not demangle C++ and Rust names")
+
 /* Flush stdout and report a write error (disk full, closed pipe). */
 int pm_cli_finish_stdout(int status);
 

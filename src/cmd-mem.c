@@ -15,12 +15,8 @@
 struct mem_opts {
 	const char *input;
 	const char *sort;
-	const char *symfs;
-	const char *kallsyms;
-	const char *vmlinux;
 	enum pm_output_format format;
 	uint64_t top;
-	bool no_demangle;
 };
 
 static int on_sample(struct pm_session *s, const struct pm_sample_ctx *ctx,
@@ -57,24 +53,17 @@ static const char *const mem_usage[] = {
 int cmd_mem(int argc, const char **argv)
 {
 	struct mem_opts o = { .input = "perf.data", .sort = "samples" };
+	struct pm_session_opts so = { .sz = sizeof(so) };
 	const struct pm_option options[] = {
 		OPT_STRING('i', "input", &o.input, "file",
 			   "input file name (default perf.data; - for stdin)"),
 		OPT_STRING('s', "sort", &o.sort, "key",
 			   "samples, symbol, op, tlb, level or data"),
 		OPT_U64(0, "top", &o.top, "n", "show the first N rows"),
-		OPT_STRING(0, "symfs", &o.symfs, "dir",
-			   "look for files relative to this directory"),
-		OPT_STRING(0, "kallsyms", &o.kallsyms, "file",
-			   "kernel symbols from this file"),
-		OPT_STRING('k', "vmlinux", &o.vmlinux, "file",
-			   "kernel symbols from this vmlinux"),
-		OPT_BOOLEAN(0, "no-demangle", &o.no_demangle,
-			    "do not demangle C++ and Rust names"),
+		OPT_SYMBOL_SOURCES(&so),
 		OPT_FORMAT(&o.format),
 		OPT_END(),
 	};
-	struct pm_session_opts so = { .sz = sizeof(so) };
 	struct pm_mem_opts mo = { 0 };
 	struct pm_mem_acc *acc;
 	struct pm_session *s = NULL;
@@ -89,10 +78,6 @@ int cmd_mem(int argc, const char **argv)
 	if (pm_mem_sort__parse(o.sort, &mo.sort))
 		return pm_cli_usage_error("mem: --sort: unknown key '%s'", o.sort);
 	mo.top = (size_t)o.top;
-	so.symfs = o.symfs;
-	so.kallsyms = o.kallsyms;
-	so.vmlinux = o.vmlinux;
-	so.no_demangle = o.no_demangle;
 
 	if (pm_session__open(&s, o.input, &so, &err))
 		return pm_cli_input_error(o.input, &err);

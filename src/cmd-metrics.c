@@ -82,10 +82,10 @@ static const char *const metrics_usage[] = {
 int cmd_metrics(int argc, const char **argv)
 {
 	const char *input = "perf.data", *mode = NULL, *match = "sym";
-	const char *symfs = NULL;
 	enum pm_output_format format = PM_FORMAT_TABLE;
 	uint64_t top = 0;
 	bool ci = false;
+	struct pm_session_opts sopts = { .sz = sizeof(sopts) };
 	const struct pm_option options[] = {
 		OPT_STRING('i', "input", &input, "file",
 			   "input file name (- for standard input)"),
@@ -95,12 +95,11 @@ int cmd_metrics(int argc, const char **argv)
 			   "discard also compares the caller (callchain)"),
 		OPT_U64(0, "top", &top, "N", "show the N functions with most samples"),
 		OPT_BOOLEAN(0, "ci", &ci, "95% confidence interval of each metric"),
-		OPT_STRING(0, "symfs", &symfs, "dir", "look for files relative to DIR"),
+		OPT_SYMBOL_SOURCES(&sopts),
 		OPT_FORMAT(&format),
 		OPT_END(),
 	};
 	struct pm_metrics_opts mopts = { 0 };
-	struct pm_session_opts sopts = { .sz = sizeof(sopts) };
 	struct pm_error err = { 0 };
 	struct metrics_run run = { .err = &err };
 	struct pm_session *s;
@@ -116,7 +115,6 @@ int cmd_metrics(int argc, const char **argv)
 	if (pm_metrics_match__parse(match, &mopts.match))
 		return pm_cli_usage_error("metrics: --match takes sym or callchain, not '%s'", match);
 	mopts.ci = ci;
-	sopts.symfs = symfs;
 	if (pm_session__open(&s, input, &sopts, &err))
 		return pm_cli_input_error(input, &err);
 	run.r = pm_session__reader(s);

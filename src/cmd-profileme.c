@@ -19,13 +19,9 @@
 struct pm_opts {
 	const char *input;
 	const char *sort;
-	const char *symfs;
-	const char *kallsyms;
-	const char *vmlinux;
 	enum pm_output_format format;
 	uint64_t top;
 	bool by_pc;
-	bool no_demangle;
 };
 
 struct pm_run {
@@ -117,6 +113,7 @@ static const char *const profileme_usage[] = {
 int cmd_profileme(int argc, const char **argv)
 {
 	struct pm_opts o = { .input = "perf.data", .sort = "samples" };
+	struct pm_session_opts so = { .sz = sizeof(so) };
 	const struct pm_option options[] = {
 		OPT_STRING('i', "input", &o.input, "file",
 			   "input file name (default perf.data; - for stdin)"),
@@ -125,18 +122,10 @@ int cmd_profileme(int argc, const char **argv)
 		OPT_U64(0, "top", &o.top, "n", "show the first N rows of each table"),
 		OPT_STRING('s', "sort", &o.sort, "key",
 			   "samples, killed, invalid, mispr, taken, stall, pctr1, pc or symbol"),
-		OPT_STRING(0, "symfs", &o.symfs, "dir",
-			   "look for files relative to this directory"),
-		OPT_STRING(0, "kallsyms", &o.kallsyms, "file",
-			   "kernel symbols from this file"),
-		OPT_STRING('k', "vmlinux", &o.vmlinux, "file",
-			   "kernel symbols from this vmlinux"),
-		OPT_BOOLEAN(0, "no-demangle", &o.no_demangle,
-			    "do not demangle C++ and Rust names"),
+		OPT_SYMBOL_SOURCES(&so),
 		OPT_FORMAT(&o.format),
 		OPT_END(),
 	};
-	struct pm_session_opts so = { .sz = sizeof(so) };
 	struct pm_profileme_opts po = { 0 };
 	struct pm_run run = { .sym = PM_STRBUF_INIT, .src = PM_STRBUF_INIT };
 	struct pm_session *s = NULL;
@@ -157,10 +146,6 @@ int cmd_profileme(int argc, const char **argv)
 		return pm_cli_usage_error("profileme: --sort pc needs --pc");
 	po.view = o.by_pc ? PM_PROFILEME_BY_PC : PM_PROFILEME_BY_SYMBOL;
 	po.top = (size_t)o.top;
-	so.symfs = o.symfs;
-	so.kallsyms = o.kallsyms;
-	so.vmlinux = o.vmlinux;
-	so.no_demangle = o.no_demangle;
 
 	if (pm_session__open(&s, o.input, &so, &err))
 		return pm_cli_input_error(o.input, &err);

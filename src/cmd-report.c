@@ -19,15 +19,11 @@
 struct report_opts {
 	const char *input;
 	const char *sort;
-	const char *symfs;
-	const char *kallsyms;
-	const char *vmlinux;
 	enum pm_output_format format;
 	uint64_t top;
 	double percent_limit;
 	bool group;
 	bool children;
-	bool no_demangle;
 	bool quiet;
 };
 
@@ -167,6 +163,7 @@ int cmd_report(int argc, const char **argv)
 		.input = "perf.data",
 		.sort = "dso,sym",
 	};
+	struct pm_session_opts so = { .sz = sizeof(so) };
 	const struct pm_option options[] = {
 		OPT_STRING('i', "input", &o.input, "file",
 			   "input file name (default perf.data; - for stdin)"),
@@ -180,20 +177,12 @@ int cmd_report(int argc, const char **argv)
 			    "one section per event group, a column per member"),
 		OPT_BOOLEAN(0, "children", &o.children,
 			    "add callers' shares from callchains (Children, Self)"),
-		OPT_STRING(0, "symfs", &o.symfs, "dir",
-			   "look for files relative to this directory"),
-		OPT_STRING(0, "kallsyms", &o.kallsyms, "file",
-			   "kernel symbols from this file"),
-		OPT_STRING('k', "vmlinux", &o.vmlinux, "file",
-			   "kernel symbols from this vmlinux"),
-		OPT_BOOLEAN(0, "no-demangle", &o.no_demangle,
-			    "do not demangle C++ and Rust names"),
+		OPT_SYMBOL_SOURCES(&so),
 		OPT_BOOLEAN('q', "quiet", &o.quiet,
 			    "rows only: no header or comment lines"),
 		OPT_END(),
 	};
 	struct pm_hotspot_opts ho = { .sz = sizeof(ho) };
-	struct pm_session_opts so = { .sz = sizeof(so) };
 	const struct pm_hotspot_report *reps;
 	struct report rep = { 0 };
 	struct pm_session *s = NULL;
@@ -216,10 +205,6 @@ int cmd_report(int argc, const char **argv)
 	ho.top = (size_t)o.top;
 	ho.bare_symbols = o.format == PM_FORMAT_JSON;
 	ho.all_columns = o.format == PM_FORMAT_JSON;
-	so.symfs = o.symfs;
-	so.kallsyms = o.kallsyms;
-	so.vmlinux = o.vmlinux;
-	so.no_demangle = o.no_demangle;
 
 	if (pm_session__open(&s, o.input, &so, &err))
 		return pm_cli_input_error(o.input, &err);
