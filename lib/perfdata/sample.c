@@ -130,10 +130,21 @@ static void parse_read(struct walk *w, struct pm_reader *r,
 		return;
 	}
 	PM_GROW(r->rv, r->rv_alloc, (size_t)nr + 1);
-	for (i = 0; i < nr; i++) {
-		r->rv[i].value = u64(w, "READ.value");
-		r->rv[i].id = rf & PM_FORMAT_ID ? u64(w, "READ.id") : 0;
-		r->rv[i].lost = rf & PM_FORMAT_LOST ? u64(w, "READ.lost") : 0;
+	/* The whole block is known to fit: load without per-field checks. */
+	{
+		const uint8_t *p = w->p;
+		bool id = rf & PM_FORMAT_ID, lost = rf & PM_FORMAT_LOST;
+		bool swap = r->swap;
+
+		for (i = 0; i < nr; i++) {
+			r->rv[i].value = pm_load64(p, swap);
+			p += 8;
+			r->rv[i].id = id ? pm_load64(p, swap) : 0;
+			p += id ? 8 : 0;
+			r->rv[i].lost = lost ? pm_load64(p, swap) : 0;
+			p += lost ? 8 : 0;
+		}
+		w->p = p;
 	}
 	s->read.nr = nr;
 	s->read.values = r->rv;
