@@ -73,6 +73,7 @@ have_pmu() {
 }
 
 with_pmu() {
+	title "This machine"
 	echo "This machine has a hardware PMU: cycles, instructions and misses can be sampled."
 	title "1. Record the workload with the per-function metrics group"
 	shown pmprof record --metrics -- ./workload --nest 3 -n "$ITER" || exit 1
@@ -83,6 +84,7 @@ with_pmu() {
 }
 
 without_pmu() {
+	title "This machine"
 	echo "No hardware PMU here (instructions cannot be counted): recording software events, then simulating the PMU."
 	title "1. Record the workload with cpu-clock and call graphs (seven behaviours, 3 frames deep)"
 	shown pmprof record -e cpu-clock -g -- ./workload --nest 3 -n "$ITER" || exit 1
