@@ -33,13 +33,17 @@ int cmd_help(int argc, const char **argv)
 {
 	char page[128];
 
-	if (argc < 2) {
-		fprintf(stdout, "usage: pmprof help COMMAND\n");
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fprintf(stdout, "\n usage: pmprof help [COMMAND]\n\n"
+			"    shows pmprof-COMMAND(1), or pmprof(1) without a command\n\n");
 		return PM_EXIT_OK;
 	}
-	snprintf(page, sizeof(page), "pmprof-%s", argv[1]);
+	if (argc < 2)
+		snprintf(page, sizeof(page), "pmprof");
+	else
+		snprintf(page, sizeof(page), "pmprof-%s", argv[1]);
 	fflush(stdout);
 	show_man(page);
 	return pm_cli_usage_error("no manual page for '%s' (is man installed?)",
-				  argv[1]);
+				  argc < 2 ? "pmprof" : argv[1]);
 }
