@@ -463,6 +463,18 @@ static void configure_events(struct pm_recorder *r)
 		bool thread_target = !per_cpu && r->st.scope != PM_BURST_SCOPE_CGROUP;
 		unsigned int k;
 
+		/*
+		 * With the dummy there are two events, and the drain loop
+		 * needs each sample's id to follow its instance's bursts: add
+		 * ID as perf does for several events (a lone `-e` event did
+		 * not get it from the spec).
+		 */
+		for (i = 0; i < l->nr; i++) {
+			if (r->ev[i].open.sample_type & (PM_SAMPLE_ID | PM_SAMPLE_IDENTIFIER))
+				continue;
+			r->ev[i].open.sample_type |= PM_SAMPLE_ID;
+			r->ev[i].file.sample_type |= PM_SAMPLE_ID;
+		}
 		add_dummy(r, thread_target, thread_target && r->workload_only);
 		for (i = 0; i < l->nr; i++)
 			for (k = 0; k < PM_ARRAY_SIZE(track); k++) {

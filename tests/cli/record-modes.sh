@@ -144,3 +144,19 @@ case "$line" in
 "bursts "*" bad 0 "*) ok "--metrics: burst structure: $line" ;;
 *) not_ok "--metrics: burst structure: $line" ;;
 esac
+
+# A lone sampling event (no group, so the spec asked for no sample ID): the
+# recorder must still tell its bursts apart and re-arm them.
+if "$PMPROF" record -o "$TMP/lone.data" --hf-mode burst \
+	-e 'cpu-clock/period=1000000,hf-period=100000/' -- "$WORKLOAD" -n 2000 \
+	>/dev/null 2>"$TMP/lone.err"; then
+	bursts=$(sed -n 's/.* \([0-9][0-9]*\) bursts of short windows.*/\1/p' "$TMP/lone.err")
+	if [ "${bursts:-0}" -ge 20 ]; then
+		ok "lone event: $bursts bursts re-armed"
+	else
+		not_ok "lone event: only ${bursts:-0} bursts (not re-armed?)"
+	fi
+	both_read lone "$TMP/lone.data"
+else
+	not_ok "lone event: record failed: $(tail -1 "$TMP/lone.err")"
+fi
