@@ -60,7 +60,8 @@ static void print_text(const struct pm_reader *r)
 	       byte_order(r));
 	if (!pm_reader__is_pipe(r)) {
 		printf("# header size     : %" PRIu64 "\n", h->size);
-		printf("# attr size       : %" PRIu64 "\n", h->attr_size);
+		printf("# attr size       : %" PRIu64 " (a %" PRIu64 "-byte attr and its ids section)\n",
+		       h->attr_size, h->attr_size >= 16 ? h->attr_size - 16 : 0);
 		printf("# data offset     : %" PRIu64 "\n", h->data.offset);
 		printf("# data size       : %" PRIu64 "%s\n", h->data.size,
 		       pm_reader__interrupted(r) ? " (interrupted recording)" : "");
