@@ -52,8 +52,12 @@ py = json.loads(open(sys.argv[2]).read().strip().splitlines()[-1])
 assert pm["windows"] == py["windows"] and pm["opening"] == py["opening"], \
     (pm["windows"], py["windows"])
 names = pm["events"]
-a = {(f["dso"], f["symbol"]): [f["samples"]] + [f["counts"][e] for e in names]
-     for f in pm["functions"]}
+# The script keys by name: add up same-named (static) functions.
+a = {}
+for f in pm["functions"]:
+    row = [f["samples"]] + [f["counts"][e] for e in names]
+    old = a.get((f["dso"], f["symbol"]))
+    a[(f["dso"], f["symbol"])] = [x + y for x, y in zip(old, row)] if old else row
 b = {(r[0], r[1]): r[2:] for r in py["functions"]}
 assert a == b, "per-function sums differ"
 PY
