@@ -211,7 +211,7 @@ section_reader() {
 	local mbs
 	mbs=$(ratio "$bytes" "$(awk -v w="$pm_w" 'BEGIN { print w * 1e6 }')")
 	summary "reader: pmprof dump -q >= 1000 MB/s ($((bytes / 1000000)) MB file)" \
-		"$mbs MB/s wall, $(ratio "$bytes" "$(awk -v w="$pm_c" 'BEGIN { print w * 1e6 }')") MB/cpu-s; $(ratio "$records" "$pm_w") records/s" \
+		"$mbs MB/s wall, $(ratio "$bytes" "$(awk -v w="$pm_c" 'BEGIN { print w * 1e6 }')") MB/cpu-s; $(ratio "$records" "$pm_w" | cut -d. -f1) records/s" \
 		"$(verdict "${mbs/\?/0} >= 1000")"
 	summary "reader: vs perf report -D (informative)" \
 		"$(ratio "$d_w" "$pm_w")x wall, $(ratio "$d_c" "$pm_c")x CPU" "-"
@@ -239,15 +239,15 @@ section_report() {
 	echo "goal: pmprof report 10x faster than perf report"
 	r=$(ratio "$a_c" "$pm_c")
 	summary "report: pmprof report 10x faster than perf report --stdio" \
-		"$r x CPU, $(ratio "$a_w" "$pm_w")x wall (pmprof $pm_c cpu-s, perf $a_c cpu-s)" \
+		"${r}x CPU, $(ratio "$a_w" "$pm_w")x wall (pmprof $pm_c cpu-s, perf $a_c cpu-s)" \
 		"$(verdict "${r/\?/0} >= 10")"
 	r=$(ratio "$b_c" "$pm_c")
 	summary "report: ... than perf report --stdio --no-children -g none" \
-		"$r x CPU, $(ratio "$b_w" "$pm_w")x wall (perf $b_c cpu-s)" \
+		"${r}x CPU, $(ratio "$b_w" "$pm_w")x wall (perf $b_c cpu-s)" \
 		"$(verdict "${r/\?/0} >= 10")"
 	r=$(ratio "$a_c" "$c_c")
 	summary "report: pmprof report --children vs perf report --stdio" \
-		"$r x CPU, $(ratio "$a_w" "$c_w")x wall (pmprof $c_c cpu-s)" "-"
+		"${r}x CPU, $(ratio "$a_w" "$c_w")x wall (pmprof $c_c cpu-s)" "-"
 }
 
 # Metrics: bench/metrics.sh's comparison, its figures into the summary.
