@@ -253,11 +253,11 @@ section_report() {
 # Metrics: bench/metrics.sh's comparison, its figures into the summary.
 section_metrics() {
 	local n=${METRICS_BENCH_SAMPLES:-6000000} out="$TMP/metrics.out" pm py sp
-	printf '\n== metrics: pmprof metrics vs a perf script -s Python script doing the same window sums (one run each)\n'
+	printf '\n== metrics: pmprof metrics vs a perf script -s Python script doing the same window sums (pmprof best of %s runs, the script once)\n' "$BENCH_REPEAT"
 	bench_metrics "$n" 2>&1 | tee "$out"
 	note_cmd "$PMPROF" metrics -s none --format json -i metrics-big.data
 	note_cmd perf script -s bench/gen/metrics_sums.py -i metrics-big.data
-	pm=$(sed -n 's/^metrics: pmprof metrics *\([0-9.]*\) s CPU (\([0-9.]*\) s wall).*/\1 cpu-s, \2 s wall/p' "$out")
+	pm=$(sed -n 's/^metrics: pmprof metrics *\([0-9.]*\) s CPU (\([0-9.]*\) s wall.*/\1 cpu-s, \2 s wall/p' "$out")
 	py=$(sed -n 's/^metrics: perf script -s *\([0-9.]*\) s CPU (\([0-9.]*\) s wall).*/\1 cpu-s, \2 s wall/p' "$out")
 	sp=$(sed -n 's/^metrics: speedup \([0-9]*\)x.*/\1/p' "$out")
 	summary "metrics: pmprof metrics < 1 s CPU ($n samples)" "${pm:-failed}" \
