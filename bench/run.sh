@@ -208,11 +208,14 @@ section_reader() {
 	bench_cmd "perf script" "$records" "$bytes" perf script -i "$f"
 	s_w=$BEST s_c=$CPU
 	echo "goal: pmprof dump -q at >= 1000 MB/s on a mapped file"
-	local mbs
+	local mbs mbc
 	mbs=$(ratio "$bytes" "$(awk -v w="$pm_w" 'BEGIN { print w * 1e6 }')")
+	mbc=$(ratio "$bytes" "$(awk -v w="$pm_c" 'BEGIN { print w * 1e6 }')")
+	# Both verdicts: on this loaded VM the wall time is mostly waiting
+	# for a CPU, the CPU time is what the reader costs.
 	summary "reader: pmprof dump -q >= 1000 MB/s ($((bytes / 1000000)) MB file)" \
-		"$mbs MB/s wall, $(ratio "$bytes" "$(awk -v w="$pm_c" 'BEGIN { print w * 1e6 }')") MB/cpu-s; $(ratio "$records" "$pm_w" | cut -d. -f1) records/s" \
-		"$(verdict "${mbs/\?/0} >= 1000")"
+		"$mbs MB/s wall, $mbc MB/cpu-s; $(ratio "$records" "$pm_w" | cut -d. -f1) records/s" \
+		"wall $(verdict "${mbs/\?/0} >= 1000"), CPU $(verdict "${mbc/\?/0} >= 1000")"
 	summary "reader: vs perf report -D (informative)" \
 		"$(ratio "$d_w" "$pm_w")x wall, $(ratio "$d_c" "$pm_c")x CPU" "-"
 	summary "reader: vs perf script (informative)" \
@@ -301,7 +304,7 @@ write_doc() {
 		echo
 		echo "- CPUs: $(nproc) ($(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo))"
 		echo "- kernel: $(uname -sr), $(uname -m)"
-		echo "- $(perf --version), pmprof $("$PMPROF" --version 2>/dev/null | head -1)"
+		echo "- $(perf --version), $("$PMPROF" --version 2>/dev/null | head -1)"
 		echo "- load average at the end of the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 		echo "- total time of the run: $(( $(date +%s) - START )) s"
 		echo
