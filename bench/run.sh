@@ -16,7 +16,8 @@
 #                  seconds (default 60: perf report -D takes minutes)
 #   BENCH_DOC      the markdown report of a full run (default docs/bench.md;
 #                  empty: none)
-#   METRICS_BENCH_SAMPLES, RECORD_ITER: see bench/metrics.sh, bench/record.sh
+#   METRICS_BENCH_SAMPLES, RECORD_ITER, RECORD_ROUNDS: see bench/metrics.sh,
+#                  bench/record.sh
 #
 # Every timed command gets its wall time and its CPU time (user + sys of
 # the command and its children): the machine is a shared 2-CPU VM, so wall
