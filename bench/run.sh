@@ -290,7 +290,7 @@ section_record_summary() {
 
 print_summary() {
 	printf '\n== summary\n'
-	awk -F '\t' '{ printf "%-60s %-8s %s\n", $1, $3, $2 }' "$TMP/summary"
+	awk -F '\t' '{ printf "%-60s %-22s %s\n", $1, $3, $2 }' "$TMP/summary"
 }
 
 # write_doc FILE: the markdown report of this run.
