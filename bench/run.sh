@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `make bench`: pmprof's speed against perf's on the same files.
 #
-#   bench/run.sh [SECTION...]      sections: reader (default: all)
+#   bench/run.sh [SECTION...]      sections: reader report metrics record
+#                                  (default: all, and docs/bench.md is
+#                                  rewritten with the results)
 #
 # Environment:
 #   BUILD          build directory (default build)
@@ -11,7 +13,15 @@
 #                  shorter periods starve the workload on slow-interrupt VMs)
 #   BENCH_REPEAT   runs per command; the best wall time counts (default 3)
 #   BENCH_BUDGET   no further run of a command once its runs took this many
-#                  seconds (default 120: perf report -D takes minutes)
+#                  seconds (default 60: perf report -D takes minutes)
+#   BENCH_DOC      the markdown report of a full run (default docs/bench.md;
+#                  empty: none)
+#   METRICS_BENCH_SAMPLES, RECORD_ITER, RECORD_ROUNDS: see bench/metrics.sh,
+#                  bench/record.sh
+#
+# Every timed command gets its wall time and its CPU time (user + sys of
+# the command and its children): the machine is a shared 2-CPU VM, so wall
+# times depend on the load and CPU times are the steadier figure.
 #
 # Recordings are made once and reused; delete BENCH_DATA to remake them.
 # Each section is a function section_NAME; add one to add a section.
@@ -24,8 +34,14 @@ BENCH_DATA=${BENCH_DATA:-$BUILD/bench-data}
 BENCH_MB=${BENCH_MB:-200}
 BENCH_PERIOD=${BENCH_PERIOD:-50000}
 BENCH_REPEAT=${BENCH_REPEAT:-3}
-BENCH_BUDGET=${BENCH_BUDGET:-120}
-SECTIONS_ALL="reader"
+BENCH_BUDGET=${BENCH_BUDGET:-60}
+BENCH_DOC=${BENCH_DOC-docs/bench.md}
+SECTIONS_ALL="reader report metrics record"
+
+# shellcheck source=bench/metrics.sh
+. bench/metrics.sh
+# shellcheck source=bench/record.sh
+. bench/record.sh
 
 log() { printf '%s\n' "$*" >&2; }
 die() { log "bench: $*"; exit 1; }
@@ -34,30 +50,32 @@ die() { log "bench: $*"; exit 1; }
 
 # timeit CMD...: run CMD BENCH_REPEAT times (output discarded), or fewer
 # once BENCH_BUDGET seconds are spent on it; set BEST to the best wall time
-# in seconds and RUNS to the number of runs, or BEST to "" if a run failed
-# (RC holds the exit status, ERR the first line of its standard error).
+# in seconds, CPU to the best CPU time (user + sys, children included) and
+# RUNS to the number of runs, or BEST to "" if a run failed (RC holds the
+# exit status, ERR the first line of its standard error).
 timeit() {
-	local i t0 t1 t spent=0
-	BEST="" RC=0 ERR="" RUNS=0
+	local i t u sy spent=0 TIMEFORMAT='%R %U %S'
+	BEST="" CPU="" RC=0 ERR="" RUNS=0
 	for ((i = 0; i < BENCH_REPEAT; i++)); do
 		if [ "$i" -gt 0 ] && awk -v s="$spent" -v b="$BENCH_BUDGET" \
 			'BEGIN { exit !(s >= b) }'; then
 			break
 		fi
-		t0=$(date +%s.%N)
-		"$@" >/dev/null 2>"$TMP/err"
-		RC=$?
-		t1=$(date +%s.%N)
+		{ time "$@" >/dev/null 2>"$TMP/err"; RC=$?; } 2>"$TMP/time"
 		if [ "$RC" -ne 0 ]; then
 			ERR=$(head -1 "$TMP/err")
-			BEST=""
+			BEST="" CPU=""
 			return 1
 		fi
-		t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+		read -r t u sy <"$TMP/time"
+		u=$(awk -v a="$u" -v b="$sy" 'BEGIN { printf "%.3f", a + b }')
 		spent=$(awk -v s="$spent" -v t="$t" 'BEGIN { print s + t }')
 		RUNS=$((RUNS + 1))
 		if [ -z "$BEST" ] || awk -v t="$t" -v b="$BEST" 'BEGIN { exit !(t < b) }'; then
 			BEST=$t
+		fi
+		if [ -z "$CPU" ] || awk -v t="$u" -v b="$CPU" 'BEGIN { exit !(t < b) }'; then
+			CPU=$u
 		fi
 	done
 }
@@ -67,22 +85,25 @@ timeit() {
 # table_start TITLE: print a section title and the column header.
 table_start() {
 	printf '\n== %s\n' "$1"
-	printf '%-34s %10s %14s %10s %5s\n' "command" "seconds" "records/s" "MB/s" "runs"
+	printf '%-44s %9s %9s %13s %9s %9s %5s\n' "command" "wall s" "cpu s" "records/s" "MB/s" "MB/cpu-s" "runs"
 }
 
 # table_row LABEL SECONDS RECORDS BYTES: one row; SECONDS "" shows why not.
+# records/s and MB/s are per second of wall time; MB/cpu-s per CPU second.
 table_row() {
 	local label=$1 s=$2 records=$3 bytes=$4
 	if [ -z "$s" ]; then
-		printf '%-34s %10s  %s\n' "$label" "n/a" "${WHY:-failed}"
+		printf '%-44s %9s  %s\n' "$label" "n/a" "${WHY:-failed}"
 		return
 	fi
-	awk -v l="$label" -v s="$s" -v r="$records" -v b="$bytes" -v n="$RUNS" 'BEGIN {
+	awk -v l="$label" -v s="$s" -v c="$CPU" -v r="$records" -v b="$bytes" -v n="$RUNS" 'BEGIN {
 		if (s <= 0) s = 0.001
-		printf "%-34s %10.3f %14.0f %10.1f %5d\n", l, s, r / s, b / s / 1e6, n }'
+		if (c <= 0) c = 0.001
+		printf "%-44s %9.3f %9.3f %13.0f %9.1f %9.1f %5d\n", l, s, c, r / s, b / s / 1e6, b / c / 1e6, n }'
 }
 
-# bench_cmd LABEL RECORDS BYTES CMD...: time CMD and print its row.
+# bench_cmd LABEL RECORDS BYTES CMD...: time CMD, print its row, note its
+# command line for the report; the figures stay in BEST and CPU.
 bench_cmd() {
 	local label=$1 records=$2 bytes=$3
 	shift 3
@@ -91,6 +112,31 @@ bench_cmd() {
 		WHY="exit $RC: ${ERR:-no message}"
 	fi
 	table_row "$label" "$BEST" "$records" "$bytes"
+	note_cmd "$@"
+}
+
+# ---- summary --------------------------------------------------------------
+
+# note_cmd CMD...: remember a command line (paths relative to the tree).
+note_cmd() {
+	local q
+	q=$(printf '%q ' "$@")
+	q=${q//"$PWD/"/}
+	printf '%s\n' "${q% }" >>"$TMP/cmds"
+}
+
+# summary GOAL MEASURED VERDICT: one line of the final table.
+summary() {
+	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$TMP/summary"
+}
+
+# verdict COND: "met" or "MISSED" from an awk condition.
+verdict() { awk "BEGIN { print (($1) ? \"met\" : \"MISSED\") }"; }
+
+# ratio A B: A / B with one decimal, or "?" if either is missing.
+ratio() {
+	if [ -z "$1" ] || [ -z "$2" ]; then echo "?"; return; fi
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b <= 0) b = 0.001; printf "%.1f", a / b }'
 }
 
 # ---- recordings -----------------------------------------------------------
@@ -151,15 +197,142 @@ meta() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
 
 # Reader throughput: parse every record, print nothing (no symbols).
 section_reader() {
-	local f="$BENCH_DATA/big.data" records bytes
+	local f="$BENCH_DATA/big.data" records bytes pm_w pm_c d_w d_c s_w s_c
 	dataset_big
 	records=$(meta "$BENCH_DATA/big.meta" records)
 	bytes=$(stat -c %s "$f")
 	table_start "reader: parse every record of $f ($((bytes / 1000000)) MB, $records records; best of up to $BENCH_REPEAT runs)"
 	bench_cmd "pmprof dump -q" "$records" "$bytes" "$PMPROF" dump -q -i "$f"
+	pm_w=$BEST pm_c=$CPU
 	bench_cmd "perf report -D" "$records" "$bytes" perf report -D -i "$f"
+	d_w=$BEST d_c=$CPU
 	bench_cmd "perf script" "$records" "$bytes" perf script -i "$f"
+	s_w=$BEST s_c=$CPU
 	echo "goal: pmprof dump -q at >= 1000 MB/s on a mapped file"
+	local mbs mbc
+	mbs=$(ratio "$bytes" "$(awk -v w="$pm_w" 'BEGIN { print w * 1e6 }')")
+	mbc=$(ratio "$bytes" "$(awk -v w="$pm_c" 'BEGIN { print w * 1e6 }')")
+	# Both verdicts: on this loaded VM the wall time is mostly waiting
+	# for a CPU, the CPU time is what the reader costs.
+	summary "reader: pmprof dump -q >= 1000 MB/s ($((bytes / 1000000)) MB file)" \
+		"$mbs MB/s wall, $mbc MB/cpu-s; $(ratio "$records" "$pm_w" | cut -d. -f1) records/s" \
+		"wall $(verdict "${mbs/\?/0} >= 1000"), CPU $(verdict "${mbc/\?/0} >= 1000")"
+	summary "reader: vs perf report -D (informative)" \
+		"$(ratio "$d_w" "$pm_w")x wall, $(ratio "$d_c" "$pm_c")x CPU" "-"
+	summary "reader: vs perf script (informative)" \
+		"$(ratio "$s_w" "$pm_w")x wall, $(ratio "$s_c" "$pm_c")x CPU" "-"
+}
+
+# Report: the default profile of each tool on the same big recording, and
+# perf without children or call graphs (what pmprof report computes).
+section_report() {
+	local f="$BENCH_DATA/big.data" records bytes pm_w pm_c a_w a_c b_w b_c c_w c_c r
+	dataset_big
+	records=$(meta "$BENCH_DATA/big.meta" records)
+	bytes=$(stat -c %s "$f")
+	table_start "report: a profile of $f ($((bytes / 1000000)) MB, $records records; best of up to $BENCH_REPEAT runs)"
+	bench_cmd "pmprof report" "$records" "$bytes" "$PMPROF" report -i "$f"
+	pm_w=$BEST pm_c=$CPU
+	bench_cmd "pmprof report --children" "$records" "$bytes" "$PMPROF" report --children -i "$f"
+	c_w=$BEST c_c=$CPU
+	bench_cmd "perf report --stdio" "$records" "$bytes" perf report --stdio -i "$f"
+	a_w=$BEST a_c=$CPU
+	bench_cmd "perf report --stdio --no-children -g none" "$records" "$bytes" \
+		perf report --stdio --no-children -g none -i "$f"
+	b_w=$BEST b_c=$CPU
+	echo "goal: pmprof report 10x faster than perf report"
+	r=$(ratio "$a_c" "$pm_c")
+	summary "report: pmprof report 10x faster than perf report --stdio" \
+		"${r}x CPU, $(ratio "$a_w" "$pm_w")x wall (pmprof $pm_c cpu-s, perf $a_c cpu-s)" \
+		"$(verdict "${r/\?/0} >= 10")"
+	r=$(ratio "$b_c" "$pm_c")
+	summary "report: ... than perf report --stdio --no-children -g none" \
+		"${r}x CPU, $(ratio "$b_w" "$pm_w")x wall (perf $b_c cpu-s)" \
+		"$(verdict "${r/\?/0} >= 10")"
+	r=$(ratio "$a_c" "$c_c")
+	summary "report: pmprof report --children vs perf report --stdio" \
+		"${r}x CPU, $(ratio "$a_w" "$c_w")x wall (pmprof $c_c cpu-s)" "-"
+}
+
+# Metrics: bench/metrics.sh's comparison, its figures into the summary.
+section_metrics() {
+	local n=${METRICS_BENCH_SAMPLES:-6000000} out="$TMP/metrics.out" pm py sp
+	printf '\n== metrics: pmprof metrics vs a perf script -s Python script doing the same window sums (pmprof best of %s runs, the script once)\n' "$BENCH_REPEAT"
+	bench_metrics "$n" 2>&1 | tee "$out"
+	note_cmd "$PMPROF" metrics -s none --format json -i metrics-big.data
+	note_cmd perf script -s bench/gen/metrics_sums.py -i metrics-big.data
+	pm=$(sed -n 's/^metrics: pmprof metrics *\([0-9.]*\) s CPU (\([0-9.]*\) s wall.*/\1 cpu-s, \2 s wall/p' "$out")
+	py=$(sed -n 's/^metrics: perf script -s *\([0-9.]*\) s CPU (\([0-9.]*\) s wall).*/\1 cpu-s, \2 s wall/p' "$out")
+	sp=$(sed -n 's/^metrics: speedup \([0-9]*\)x.*/\1/p' "$out")
+	summary "metrics: pmprof metrics < 1 s CPU ($n samples)" "${pm:-failed}" \
+		"$(verdict "${pm%% *} + 0 > 0 && ${pm%% *} + 0 < 1")"
+	summary "metrics: >= 50x faster than perf script -s" \
+		"${sp:-?}x CPU (script ${py:-failed}); $(grep -q 'same windows' "$out" && echo "same sums" || echo "SUMS DIFFER")" \
+		"$(verdict "${sp:-0} + 0 >= 50")"
+}
+
+# Record: bench/record.sh's table, its goal line into the summary.
+section_record_summary() {
+	local out="$TMP/record.out" sl est r
+	section_record 2>&1 | tee "$out"
+	note_cmd "$PMPROF" record --metrics -o rec.data -- "$WORKLOAD" -n "${RECORD_ITER:-12000}"
+	note_cmd "$PMPROF" record --hf-mode 'off|fixed|burst' -e "$(record_spec)" -o rec.data -- "$WORKLOAD" -n "${RECORD_ITER:-12000}"
+	# "goal: burst (--metrics) slowdown X% measured, Y% estimated (...); fixed/burst bytes Zx (...)"
+	read -r sl est r < <(sed -n 's/^goal: burst (--metrics) slowdown \([-0-9.]*\)% measured, \([-0-9.]*\)% estimated.*bytes \([0-9.]*\)x.*/\1 \2 \3/p' "$out")
+	summary "record: burst --metrics slowdown < 2%" \
+		"${sl:-?}% measured (CPU), ${est:-?}% estimated" \
+		"$(verdict "${sl:-99} + 0 < 2 && ${est:-99} + 0 < 2")"
+	summary "record: fixed writes >= 25x more than burst --metrics" "${r:-?}x" \
+		"$(verdict "${r:-0} + 0 >= 25")"
+}
+
+# ---- report ---------------------------------------------------------------
+
+print_summary() {
+	printf '\n== summary\n'
+	awk -F '\t' '{ printf "%-60s %-22s %s\n", $1, $3, $2 }' "$TMP/summary"
+}
+
+# write_doc FILE: the markdown report of this run.
+write_doc() {
+	local doc=$1
+	{
+		echo "# pmprof benchmarks"
+		echo
+		echo "Generated by \`make bench\` (bench/run.sh) on $(date -u '+%Y-%m-%d %H:%M UTC'); do not edit by hand."
+		echo
+		echo "## Machine"
+		echo
+		echo "- CPUs: $(nproc) ($(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo))"
+		echo "- kernel: $(uname -sr), $(uname -m)"
+		echo "- $(perf --version), $("$PMPROF" --version 2>/dev/null | head -1)"
+		echo "- load average at the end of the run: $(cut -d' ' -f1-3 /proc/loadavg)"
+		echo "- total time of the run: $(( $(date +%s) - START )) s"
+		echo
+		echo "Wall times depend on the load of this shared VM; CPU time (user + sys,"
+		echo "children included) is the steadier figure. Timed commands run up to"
+		echo "BENCH_REPEAT=$BENCH_REPEAT times (fewer once one command has used ${BENCH_BUDGET} s)"
+		echo "with output to /dev/null; the best wall and the best CPU time count."
+		echo
+		echo "## Summary"
+		echo
+		echo "| goal | verdict | measured |"
+		echo "|---|---|---|"
+		awk -F '\t' '{ printf "| %s | %s | %s |\n", $1, $3, $2 }' "$TMP/summary"
+		echo
+		echo "## Command lines"
+		echo
+		echo '```'
+		cat "$TMP/cmds"
+		echo '```'
+		echo
+		echo "## Full output"
+		echo
+		echo '```'
+		sed "s|$PWD/||g" "$TMP/out"
+		echo '```'
+	} >"$doc.tmp" && mv "$doc.tmp" "$doc"
+	log "bench: wrote $doc"
 }
 
 # ---- main -----------------------------------------------------------------
@@ -168,11 +341,35 @@ section_reader() {
 command -v perf >/dev/null || die "perf not found (scripts/deps.sh installs it)"
 TMP=$(mktemp -d /tmp/pmprof-bench.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
+: >"$TMP/summary"
+: >"$TMP/cmds"
+START=$(date +%s)
 
 sections=("$@")
-[ ${#sections[@]} -gt 0 ] || read -r -a sections <<<"$SECTIONS_ALL"
-echo "pmprof bench: $(uname -m), $(nproc) CPUs, $(perf --version)"
+full=0
+if [ ${#sections[@]} -eq 0 ]; then
+	read -r -a sections <<<"$SECTIONS_ALL"
+	full=1
+fi
 for s in "${sections[@]}"; do
 	declare -F "section_$s" >/dev/null || die "no section '$s' (have: $SECTIONS_ALL)"
-	"section_$s"
 done
+# Everything printed goes to the report too (the sections run in this
+# shell: their figures are needed for the summary).
+exec 3>&1
+exec > >(tee "$TMP/out")
+tee_pid=$!
+echo "pmprof bench: $(uname -m), $(nproc) CPUs ($(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)), $(uname -r), $(perf --version)"
+for s in "${sections[@]}"; do
+	if [ "$s" = record ]; then
+		section_record_summary
+	else
+		"section_$s"
+	fi
+done
+print_summary
+echo "total: $(( $(date +%s) - START )) s"
+exec 1>&3 3>&-
+wait "$tee_pid" # tee has written everything
+[ "$full" = 1 ] && [ -n "$BENCH_DOC" ] && write_doc "$BENCH_DOC"
+exit 0
