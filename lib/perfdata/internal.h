@@ -18,6 +18,7 @@ struct pm_source {
 	const uint8_t *map;	/* mapped or caller-owned bytes */
 	size_t map_size;
 	bool unmap;		/* munmap() map at close */
+	size_t populated;	/* map[0, populated) is faulted in */
 
 	int fd;			/* stream input, -1 when mapped */
 	bool close_fd;
