@@ -32,4 +32,15 @@ void pm_keymap__release(struct pm_keymap *m);
 void **pm_keymap__findnew(struct pm_keymap *m, const void *key, size_t len,
 			  bool *is_new);
 
+/* The same, the value being a zeroed allocation of `size` bytes made when
+ * the key is new (the caller frees the values). */
+void *pm_keymap__findnew_zeroed(struct pm_keymap *m, const void *key,
+				size_t len, size_t size, bool *is_new);
+
+struct pm_strbuf;
+
+/* Append a string to a key being built: a marker byte tells NULL from "",
+ * and the NUL keeps ("ab", "c") apart from ("a", "bc"). */
+void pm_key__add_str(struct pm_strbuf *key, const char *s);
+
 #endif

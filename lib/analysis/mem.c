@@ -52,28 +52,6 @@ void pm_mem_acc__delete(struct pm_mem_acc *acc)
 	free(acc);
 }
 
-/* The row for key, made if new: *is_new tells the caller to fill it. */
-static struct pm_mem_row *find_row(struct pm_mem_acc *acc, const char *key,
-				   size_t len, bool *is_new)
-{
-	void **slot = pm_keymap__findnew(&acc->rows, key, len, is_new);
-
-	if (*is_new)
-		*slot = pm_zalloc(sizeof(struct pm_mem_row));
-	return *slot;
-}
-
-/* A marker byte tells NULL from "", then the bytes and their NUL. */
-static void key_add_str(struct pm_strbuf *key, const char *s)
-{
-	if (!s) {
-		pm_strbuf__addc(key, '\0');
-		return;
-	}
-	pm_strbuf__addc(key, '\1');
-	pm_strbuf__add(key, s, strlen(s) + 1);
-}
-
 static char *dup_or_null(const char *s)
 {
 	return s ? pm_strdup(s) : NULL;
@@ -95,14 +73,15 @@ int pm_mem_acc__add(struct pm_mem_acc *acc, const struct pm_mem_sample *s)
 	pm_mem_src__decode(&src, s->data_src);
 	v = pm_mem_src__encode(&src);
 	pm_strbuf__addf(&key, "%016" PRIx64, v);
-	key_add_str(&key, s->dso);
-	key_add_str(&key, s->symbol);
+	pm_key__add_str(&key, s->dso);
+	pm_key__add_str(&key, s->symbol);
 	pm_strbuf__addc(&key, s->has_addr ? 'A' : '-');
 	if (s->has_addr) {
-		key_add_str(&key, s->data_dso);
-		key_add_str(&key, s->data_symbol);
+		pm_key__add_str(&key, s->data_dso);
+		pm_key__add_str(&key, s->data_symbol);
 	}
-	row = find_row(acc, key.buf, key.len, &is_new);
+	row = pm_keymap__findnew_zeroed(&acc->rows, key.buf, key.len, sizeof(*row),
+					 &is_new);
 	pm_strbuf__release(&key);
 	if (is_new) {
 		row->dso = dup_or_null(s->dso);

@@ -61,28 +61,6 @@ void pm_profileme_acc__delete(struct pm_profileme_acc *acc)
 	free(acc);
 }
 
-/* The row for key, made if new: *is_new tells the caller to fill it. */
-static struct pm_profileme_row *find_row(struct pm_keymap *set, const char *key,
-					 size_t len, bool *is_new)
-{
-	void **slot = pm_keymap__findnew(set, key, len, is_new);
-
-	if (*is_new)
-		*slot = pm_zalloc(sizeof(struct pm_profileme_row));
-	return *slot;
-}
-
-/* A string in a key: a marker byte tells NULL from "", then the bytes. */
-static void key_add_str(struct pm_strbuf *key, const char *s)
-{
-	if (!s) {
-		pm_strbuf__addc(key, '\0');
-		return;
-	}
-	pm_strbuf__addc(key, '\1');
-	pm_strbuf__add(key, s, strlen(s) + 1);
-}
-
 static void make_key(const struct pm_profileme_acc *acc,
 		     const struct pm_profileme *pm,
 		     const struct pm_profileme_sample *s, struct pm_strbuf *key)
@@ -91,8 +69,8 @@ static void make_key(const struct pm_profileme_acc *acc,
 
 	if (acc->opts.view == PM_PROFILEME_BY_SYMBOL) {
 		pm_strbuf__addc(key, 'S');
-		key_add_str(key, s->dso);
-		key_add_str(key, s->symbol);
+		pm_key__add_str(key, s->dso);
+		pm_key__add_str(key, s->symbol);
 	} else if (pm_profileme__is_pal(pm)) {
 		/* Every sample at a PAL entry is one row, whatever its IP. */
 		pm_strbuf__addf(key, "A%x", pm_profileme__pal_offset(pm));
@@ -101,8 +79,8 @@ static void make_key(const struct pm_profileme_acc *acc,
 		snprintf(pc, sizeof(pc), "%016" PRIx64, pm_profileme__pc(pm));
 		pm_strbuf__addc(key, 'P');
 		pm_strbuf__adds(key, pc);
-		key_add_str(key, s->dso);
-		key_add_str(key, s->symbol);
+		pm_key__add_str(key, s->dso);
+		pm_key__add_str(key, s->symbol);
 	}
 }
 
@@ -124,7 +102,8 @@ enum pm_profileme_status pm_profileme_acc__add(struct pm_profileme_acc *acc,
 	}
 	pm_profileme__classify(&pm, &cls);
 	make_key(acc, &pm, s, &key);
-	row = find_row(&acc->sets[cls.sl1], key.buf, key.len, &is_new);
+	row = pm_keymap__findnew_zeroed(&acc->sets[cls.sl1], key.buf, key.len,
+					 sizeof(*row), &is_new);
 	pm_strbuf__release(&key);
 	if (is_new) {
 		row->dso = s->dso ? pm_strdup(s->dso) : NULL;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pmprof/keymap.h"
+#include "pmprof/strbuf.h"
 #include "pmprof/util.h"
 
 /* FNV-1a: short keys, no adversary; good enough to spread the slots. */
@@ -74,4 +75,24 @@ void pm_keymap__release(struct pm_keymap *m)
 	free(m->values);
 	free(m->slots);
 	memset(m, 0, sizeof(*m));
+}
+
+void *pm_keymap__findnew_zeroed(struct pm_keymap *m, const void *key,
+				size_t len, size_t size, bool *is_new)
+{
+	void **slot = pm_keymap__findnew(m, key, len, is_new);
+
+	if (*is_new)
+		*slot = pm_zalloc(size);
+	return *slot;
+}
+
+void pm_key__add_str(struct pm_strbuf *key, const char *s)
+{
+	if (!s) {
+		pm_strbuf__addc(key, '\0');
+		return;
+	}
+	pm_strbuf__addc(key, '\1');
+	pm_strbuf__add(key, s, strlen(s) + 1);
 }
