@@ -141,6 +141,18 @@ struct window {
 	bool throttle, unthrottle_before;
 };
 
+/* A window that just ended; an UNTHROTTLE seen since the last one goes
+ * before it. */
+static void add_window(struct window *w, const struct pm_overflow *ov,
+		       bool *unthrottled)
+{
+	w->period = ov->period;
+	w->kind = ov->kind;
+	w->throttle = ov->throttle;
+	w->unthrottle_before = *unthrottled;
+	*unthrottled = false;
+}
+
 /*
  * The first n windows of an event as the model runs them, counting one
  * event per nanosecond (a 1 GHz cycle counter) so that frequency mode and
@@ -170,19 +182,14 @@ static int plan_windows(const struct pm_evspec_event *ev, uint64_t seed,
 			struct pm_overflow ov;
 			struct pm_tick tk;
 
-			/* counting up to the tick cannot overflow: left > ev_n,
-			 * or the event is stopped and nothing counts */
-			if (left == ev_n) {
-				pm_period__count(&m, &ev_n, next_tick, &ov);
-				w[k].period = ov.period;
-				w[k].kind = ov.kind;
-				w[k].throttle = ov.throttle;
-				w[k].unthrottle_before = unthr;
-				unthr = false;
-				k++;
-			} else {
-				pm_period__count(&m, &ev_n, next_tick, &ov);
-			}
+			/* A window ends at the tick only if exactly ev_n events
+			 * were left; otherwise left > ev_n, or the event is
+			 * stopped and nothing counts. */
+			bool overflows = left == ev_n;
+
+			pm_period__count(&m, &ev_n, next_tick, &ov);
+			if (overflows)
+				add_window(&w[k++], &ov, &unthr);
 			t = next_tick;
 			next_tick += tick_ns;
 			pm_period__tick(&m, t, &tk);
@@ -194,12 +201,7 @@ static int plan_windows(const struct pm_evspec_event *ev, uint64_t seed,
 
 			t += left;
 			pm_period__count(&m, &e, t, &ov);
-			w[k].period = ov.period;
-			w[k].kind = ov.kind;
-			w[k].throttle = ov.throttle;
-			w[k].unthrottle_before = unthr;
-			unthr = false;
-			k++;
+			add_window(&w[k++], &ov, &unthr);
 		}
 	}
 	return k;
