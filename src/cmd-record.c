@@ -26,6 +26,7 @@
 #include "pmprof/strbuf.h"
 #include "pmprof/period.h"
 #include "pmprof/record.h"
+#include "pmprof/tracefs.h"
 
 struct record_cli {
 	struct pm_opt_list events;	/* -e, repeatable */
@@ -172,9 +173,11 @@ static int resolve_freq(struct record_cli *rc)
 /* Parse the events and configure them as perf record does. */
 static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 {
-	struct pm_evspec_opts eo = { .sysfs_root = rc->sysfs };
+	struct pm_evspec_opts eo = { .sysfs_root = rc->sysfs, .mount_tracefs = !rc->sysfs };
 	struct pm_record_defaults rd;
 	struct pm_error err;
+	char tracefs[256];
+	bool had_tracefs = !pm_tracefs__find(rc->sysfs, tracefs, sizeof(tracefs));
 	int i, ret;
 
 	memset(&rd, 0, sizeof(rd));
@@ -210,6 +213,9 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 			return PM_EXIT_USAGE;
 		}
 	}
+	if (!had_tracefs && !rc->quiet && !pm_tracefs__find(rc->sysfs, tracefs, sizeof(tracefs)))
+		fprintf(stderr, "pmprof record: tracefs was not mounted: mounted it at %s, as perf does\n",
+			tracefs);
 	if (pm_evspec__apply_record(list, &rd, &err))
 		return pm_cli_usage_error("%s", err.msg);
 	return 0;

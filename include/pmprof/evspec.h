@@ -98,6 +98,9 @@ struct pm_evspec_opts {
 	 * tracepoint ids under ROOT/kernel/tracing/events/ or
 	 * ROOT/kernel/debug/tracing/events/). NULL: "/sys". */
 	const char *sysfs_root;
+	/* A tracepoint on a machine where tracefs is not mounted: mount it
+	 * at /sys/kernel/tracing (only for the live /sys), as perf does. */
+	bool mount_tracefs;
 };
 
 void pm_evspec_list__init(struct pm_evspec_list *list);

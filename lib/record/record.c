@@ -786,6 +786,28 @@ static int write_events(struct pm_recorder *r, struct pm_error *err)
 	return 0;
 }
 
+/* The tracepoints' formats, for perf report/script (HEADER_TRACING_DATA). */
+static int write_tracing_data(struct pm_recorder *r, struct pm_error *err)
+{
+	struct pm_tracepoint_ref *tps = pm_calloc((size_t)r->nr_ev, sizeof(*tps));
+	struct pm_strbuf blob = PM_STRBUF_INIT;
+	size_t n = 0;
+	int i, ret = 0;
+
+	for (i = 0; i < r->nr_ev; i++)
+		if (!r->ev[i].dummy && r->ev[i].file.type == PM_TYPE_TRACEPOINT) {
+			tps[n].name = r->ev[i].name;
+			tps[n++].id = r->ev[i].file.config;
+		}
+	if (n)
+		ret = pm_tracing_data__build(tps, n, &blob, err);
+	if (n && !ret)
+		ret = pm_writer__set_tracing_data(r->w, blob.buf, blob.len, err);
+	pm_strbuf__release(&blob);
+	free(tps);
+	return ret;
+}
+
 static int write_id_index(struct pm_recorder *r, struct pm_error *err)
 {
 	struct pm_id_index_entry *e = pm_calloc(r->nr_inst ? r->nr_inst : 1, sizeof(*e));
@@ -1246,6 +1268,8 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 	if ((ret = write_events(r, err)))
 		goto fail;
 	if ((ret = pm_synth__system_features(r->w, err)))
+		goto fail;
+	if ((ret = write_tracing_data(r, err)))
 		goto fail;
 	if (o->cmdline_argc &&
 	    (ret = pm_writer__set_cmdline(r->w, o->cmdline_argc, o->cmdline_argv, err)))
