@@ -17,20 +17,6 @@ fi
 [ -x "$WORKLOAD" ] || { skip record-limits "no $WORKLOAD"; exit 0; }
 cd "$TMP" || exit 1
 
-# expect NAME STATUS PATTERN CMD...: CMD exits STATUS, stderr matches PATTERN.
-expect() {
-	local name=$1 want=$2 pat=$3 rc
-	shift 3
-	"$@" >out.txt 2>err.txt
-	rc=$?
-	if [ "$rc" = "$want" ] && grep -Eq -- "$pat" err.txt; then
-		ok "$name (exit $rc)"
-	else
-		not_ok "$name: exit $rc, wanted $want"
-		sed 's/^/# /' err.txt | head -5
-	fi
-}
-
 # The sampling frequency of the first event as perf reads the file.
 perf_freq() {
 	perf report -f -i "$1" --header-only 2>/dev/null |
