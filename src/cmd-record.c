@@ -54,6 +54,11 @@ struct record_cli {
 	const char *hf_mode;		/* --hf-mode */
 	bool metrics;			/* --metrics */
 	bool quiet;			/* -q */
+	bool raw_samples;		/* -R */
+	bool sample_addr;		/* -d */
+	bool weight;			/* -W */
+	bool branch_any;		/* -b */
+	int delay_ms;			/* -D */
 	char metrics_spec[512];
 	int plan;			/* windows shown per event */
 	uint64_t seed;
@@ -184,6 +189,14 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 	rd.timestamp = rc->timestamp;
 	rd.sample_cpu = rc->sample_cpu;
 	rd.no_inherit = rc->no_inherit;
+	rd.raw_samples = rc->raw_samples;
+	rd.sample_addr = rc->sample_addr;
+	rd.weight = rc->weight;
+	rd.branch_stack = rc->branch_any ? PM_BRANCH_SAMPLE_ANY : 0;
+	if (rc->delay_ms < 0)
+		return pm_cli_usage_error("-D %d: give a delay in milliseconds (pmprof has no "
+					  "control fd to start disabled events later)", rc->delay_ms);
+	rd.delay = rc->delay_ms > 0;
 	if (rc->callgraph_fp)
 		rd.callgraph = PM_CALLGRAPH_FP;
 	if (rc->callgraph && parse_callgraph(rc->callgraph, &rd))
@@ -487,6 +500,7 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	o.per_thread = rc->per_thread;
 	o.clockid = -1;
 	o.seed = rc->seed;
+	o.delay_ms = rc->delay_ms > 0 ? (unsigned int)rc->delay_ms : 0;
 	o.note = rc->quiet ? NULL : note_cb;
 	o.cmdline_argc = (uint32_t)argc;
 	o.cmdline_argv = argv;
@@ -626,6 +640,14 @@ int cmd_record(int argc, const char **argv)
 			   "short windows: auto, kernel, burst, fixed or off (default auto)"),
 		OPT_BOOLEAN(0, "metrics", &rc.metrics,
 			    "record the best counter group for per-function metrics"),
+		OPT_BOOLEAN('R', "raw-samples", &rc.raw_samples,
+			    "raw sample data (PERF_SAMPLE_RAW, e.g. ProfileMe status), with time and cpu"),
+		OPT_BOOLEAN('d', "data", &rc.sample_addr, "record data addresses and data sources"),
+		OPT_BOOLEAN('W', "weight", &rc.weight, "record the sample weight (latency)"),
+		OPT_BOOLEAN('b', "branch-any", &rc.branch_any,
+			    "record the branch stack of any taken branch"),
+		OPT_INTEGER('D', "delay", &rc.delay_ms, "ms",
+			    "wait this long after the program starts before sampling"),
 		OPT_BOOLEAN('q', "quiet", &rc.quiet, "print no messages but errors"),
 		OPT_STRING(0, "sysfs", &rc.sysfs, "dir", "sysfs root for PMUs and tracepoints (default /sys)"),
 		OPT_BOOLEAN(0, "dry-run", &rc.dry_run, "print the attrs and the sampling plan, open nothing"),

@@ -102,7 +102,10 @@ struct pm_recorder {
 	bool stopping, done, started, finished;
 	uint64_t stop_ns;
 	bool round_dirty;
+	uint64_t enable_at;		/* -D: monotonic ns to enable the events; 0 done */
 };
+
+static int arm_bursts(struct pm_recorder *r, struct pm_error *err);
 
 /* ---- small helpers ---- */
 
@@ -398,6 +401,7 @@ static void configure_events(struct pm_recorder *r)
 		bool leader = e->group_leader == (int)i;
 
 		re->spec = e;
+		re->dummy = e->tracking_dummy;
 		re->leader = e->group_leader;
 		re->nr_members = e->nr_members;
 		re->hf = e->attr.hf_sample_period != 0;
@@ -475,9 +479,11 @@ static void configure_events(struct pm_recorder *r)
 			r->ev[i].open.sample_type |= PM_SAMPLE_ID;
 			r->ev[i].file.sample_type |= PM_SAMPLE_ID;
 		}
-		add_dummy(r, thread_target, thread_target && r->workload_only);
+		/* -D brought its own tracking dummy: that one stays */
+		if (!r->ev[l->nr - 1].dummy)
+			add_dummy(r, thread_target, thread_target && r->workload_only);
 		for (i = 0; i < l->nr; i++)
-			for (k = 0; k < PM_ARRAY_SIZE(track); k++) {
+			for (k = 0; k < PM_ARRAY_SIZE(track) && !r->ev[i].dummy; k++) {
 				pm_attr__set_flag(&r->ev[i].open, track[k], false);
 				pm_attr__set_flag(&r->ev[i].file, track[k], false);
 			}
@@ -1337,23 +1343,42 @@ static int arm_bursts(struct pm_recorder *r, struct pm_error *err)
 	return 0;
 }
 
-int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
+/* Enable the leaders that wait for us (not for an exec); with -D only
+ * the tracking dummy at the start, the others when the delay is over. */
+static void enable_leaders(struct pm_recorder *r, bool dummies)
 {
 	size_t i;
 
-	r->started = true;
-	/* re-arm bursts on time: no timer slack for this process */
-	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	for (i = 0; i < r->nr_inst; i++) {
 		struct instance *in = &r->inst[i];
 		struct rec_event *re = &r->ev[in->ev];
 
-		if (re->leader != in->ev || re->burst)
+		if (re->leader != in->ev || re->burst || re->dummy != dummies)
 			continue;
 		if (!pm_attr__flag(&re->open, PM_ATTR_ENABLE_ON_EXEC) &&
 		    pm_attr__flag(&re->open, PM_ATTR_DISABLED))
 			ioctl(in->fd, PERF_EVENT_IOC_ENABLE, 0);
 	}
+}
+
+/* -D: the delay is over; 1 if the events were enabled now. */
+static int end_delay(struct pm_recorder *r, struct pm_error *err)
+{
+	if (!r->enable_at || clock_ns(CLOCK_MONOTONIC) < r->enable_at)
+		return 0;
+	r->enable_at = 0;
+	enable_leaders(r, false);
+	return arm_bursts(r, err);
+}
+
+int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
+{
+	r->started = true;
+	/* re-arm bursts on time: no timer slack for this process */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	enable_leaders(r, true);
+	if (!r->o.delay_ms)
+		enable_leaders(r, false);
 	if (r->child > 0) {
 		int e = 0;
 		ssize_t n;
@@ -1374,6 +1399,11 @@ int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
 			return pm_error__fmt(err, -e, "cannot run '%s': %s", r->o.argv[0],
 					     strerror(e));
 		}
+	}
+	/* -D counts from the program's start, as perf's */
+	if (r->o.delay_ms) {
+		r->enable_at = clock_ns(CLOCK_MONOTONIC) + (uint64_t)r->o.delay_ms * 1000000ULL;
+		return 0;
 	}
 	/* bursts start once the workload is the command (its exec is done):
 	 * nothing of pmprof's child before the exec gets sampled */
@@ -1418,6 +1448,9 @@ int pm_recorder__poll(struct pm_recorder *r, int timeout_ms, struct pm_error *er
 
 	if (r->done)
 		return 0;
+	ret = end_delay(r, err);
+	if (ret)
+		return ret;
 	ret = rearm_due(r, &due, err);
 	if (ret)
 		return ret;
@@ -1428,6 +1461,13 @@ int pm_recorder__poll(struct pm_recorder *r, int timeout_ms, struct pm_error *er
 			wait_ns = 0;
 		else if (due - now < wait_ns)
 			wait_ns = due - now;
+	}
+	if (r->enable_at) {
+		uint64_t now = clock_ns(CLOCK_MONOTONIC);
+		uint64_t left = r->enable_at > now ? r->enable_at - now : 0;
+
+		if (left < wait_ns)
+			wait_ns = left;
 	}
 	ts.tv_sec = (time_t)(wait_ns / 1000000000ULL);
 	ts.tv_nsec = (long)(wait_ns % 1000000000ULL);
