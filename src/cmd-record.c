@@ -26,7 +26,9 @@
 #include "pmprof/strbuf.h"
 #include "pmprof/period.h"
 #include "pmprof/record.h"
+#include "pmprof/symbols.h"
 #include "pmprof/tracefs.h"
+#include "pmprof/util.h"
 
 struct record_cli {
 	struct pm_opt_list events;	/* -e, repeatable */
@@ -59,6 +61,8 @@ struct record_cli {
 	bool weight;			/* -W */
 	bool branch_any;		/* -b */
 	int delay_ms;			/* -D */
+	bool no_buildid_cache;		/* -N */
+	const char *buildid_dir;	/* --buildid-dir */
 	char metrics_spec[512];
 	int plan;			/* windows shown per event */
 	uint64_t seed;
@@ -486,6 +490,7 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	struct sigaction sa;
 	struct pm_error err;
 	char **wargv = NULL;
+	char *cache_dir = NULL;
 	bool tty = isatty(2) && !rc->quiet;
 	uint64_t last_progress = 0;
 	int ret, i, status = 0;
@@ -501,6 +506,9 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	o.clockid = -1;
 	o.seed = rc->seed;
 	o.delay_ms = rc->delay_ms > 0 ? (unsigned int)rc->delay_ms : 0;
+	if (!rc->no_buildid_cache)
+		o.buildid_dir = cache_dir = rc->buildid_dir ? pm_strdup(rc->buildid_dir) :
+					    pm_buildid_cache__default_dir();
 	o.note = rc->quiet ? NULL : note_cb;
 	o.cmdline_argc = (uint32_t)argc;
 	o.cmdline_argv = argv;
@@ -537,6 +545,7 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	if (ret) {
 		fprintf(stderr, "pmprof record: %s\n", err.msg);
 		free(wargv);
+		free(cache_dir);
 		return ret == -PM_EUSAGE ? PM_EXIT_USAGE : PM_EXIT_INPUT;
 	}
 	st = pm_recorder__stats(r);
@@ -554,6 +563,7 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 		pm_recorder__finish(r, NULL);
 		pm_recorder__delete(r);
 		free(wargv);
+		free(cache_dir);
 		return exec_errno ? 127 : PM_EXIT_INPUT;
 	}
 	while (1) {
@@ -604,6 +614,7 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	}
 	pm_recorder__delete(r);
 	free(wargv);
+	free(cache_dir);
 	return status;
 }
 
@@ -648,6 +659,10 @@ int cmd_record(int argc, const char **argv)
 			    "record the branch stack of any taken branch"),
 		OPT_INTEGER('D', "delay", &rc.delay_ms, "ms",
 			    "wait this long after the program starts before sampling"),
+		OPT_BOOLEAN('N', "no-buildid-cache", &rc.no_buildid_cache,
+			    "do not copy the binaries sampled into the build-id cache"),
+		OPT_STRING(0, "buildid-dir", &rc.buildid_dir, "dir",
+			   "the build-id cache (default $HOME/.debug)"),
 		OPT_BOOLEAN('q', "quiet", &rc.quiet, "print no messages but errors"),
 		OPT_STRING(0, "sysfs", &rc.sysfs, "dir", "sysfs root for PMUs and tracepoints (default /sys)"),
 		OPT_BOOLEAN(0, "dry-run", &rc.dry_run, "print the attrs and the sampling plan, open nothing"),

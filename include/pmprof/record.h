@@ -190,6 +190,9 @@ struct pm_record_opts {
 					   pm_evspec__apply_record with delay) */
 	uint32_t cmdline_argc;		/* CMDLINE feature */
 	const char *const *cmdline_argv;
+	/* The build-id cache to fill at the end (perf's ~/.debug layout,
+	 * symbols.h), NULL for none (-N). */
+	const char *buildid_dir;
 	/* Messages for the user (chosen mode, scope, fallbacks); may be NULL. */
 	void (*note)(void *ctx, const char *msg);
 	void *note_ctx;

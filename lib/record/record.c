@@ -30,6 +30,7 @@
 #include "pmprof/bytes.h"
 #include "pmprof/period.h"
 #include "pmprof/records.h"
+#include "pmprof/symbols.h"
 #include "pmprof/util.h"
 
 #define DEFAULT_PAGES 512		/* 2 MB per ring: nothing lost at 100k samples/s */
@@ -1410,6 +1411,23 @@ int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
 	return arm_bursts(r, err);
 }
 
+/* The files behind the samples, into the build-id cache: a recording
+ * keeps its symbols after the program is rebuilt. Failures only warn. */
+static void fill_buildid_cache(struct pm_recorder *r)
+{
+	struct pm_build_id_entry *v;
+	size_t n = pm_hits__build_ids(r->hits, &v), i;
+
+	for (i = 0; i < n; i++) {
+		struct pm_error e;
+
+		if (pm_buildid_cache__add(r->o.buildid_dir, v[i].filename, NULL, v[i].build_id,
+					  v[i].size, &e) < 0)
+			note(r, "build-id cache %s: %s", r->o.buildid_dir, e.msg);
+	}
+	free(v);
+}
+
 static void reaped(struct pm_recorder *r, int status, const struct rusage *ru)
 {
 	r->st.workload_exited = true;
@@ -1534,6 +1552,8 @@ int pm_recorder__finish(struct pm_recorder *r, struct pm_error *err)
 		if (ret)
 			goto out;
 	}
+	if (r->o.buildid_dir)
+		fill_buildid_cache(r);
 	r->st.bytes = pm_writer__offset(r->w);
 	ret = pm_writer__close(r->w, err);
 	r->w = NULL;
