@@ -62,6 +62,7 @@ struct record_cli {
 	bool branch_any;		/* -b */
 	int delay_ms;			/* -D */
 	bool no_buildid_cache;		/* -N */
+	int comp_level;			/* -z[LEVEL], --compression-level[=LEVEL] */
 	const char *buildid_dir;	/* --buildid-dir */
 	char metrics_spec[512];
 	int plan;			/* windows shown per event */
@@ -430,6 +431,24 @@ static void note_cb(void *ctx, const char *msg)
 	fprintf(stderr, "pmprof record: %s\n", msg);
 }
 
+/* -z, --compression-level[=N]: perf's default level is 1 (fastest). */
+static int comp_level_cb(const struct pm_option *opt, const char *arg)
+{
+	int *level = opt->value;
+	char *end;
+	long v;
+
+	if (!arg) {
+		*level = 1;
+		return 0;
+	}
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end || v < 1 || v > 22)
+		return pm_opt_error(opt, "expects a zstd level from 1 to 22, not '%s'", arg);
+	*level = (int)v;
+	return 0;
+}
+
 /* -m: a page count (a power of 2), or a size with K/M/G. */
 static int parse_pages(const char *s, unsigned int *pages)
 {
@@ -506,6 +525,7 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	o.clockid = -1;
 	o.seed = rc->seed;
 	o.delay_ms = rc->delay_ms > 0 ? (unsigned int)rc->delay_ms : 0;
+	o.compression_level = rc->comp_level;
 	if (!rc->no_buildid_cache)
 		o.buildid_dir = cache_dir = rc->buildid_dir ? pm_strdup(rc->buildid_dir) :
 					    pm_buildid_cache__default_dir();
@@ -659,6 +679,9 @@ int cmd_record(int argc, const char **argv)
 			    "record the branch stack of any taken branch"),
 		OPT_INTEGER('D', "delay", &rc.delay_ms, "ms",
 			    "wait this long after the program starts before sampling"),
+		{ .type = PM_OPT_CALLBACK, .short_name = 'z', .long_name = "compression-level",
+		  .value = &rc.comp_level, .argh = "n", .flags = PM_OPT_OPTARG, .cb = comp_level_cb,
+		  .help = "compress the records with zstd at this level (-z: 1, the fastest)" },
 		OPT_BOOLEAN('N', "no-buildid-cache", &rc.no_buildid_cache,
 			    "do not copy the binaries sampled into the build-id cache"),
 		OPT_STRING(0, "buildid-dir", &rc.buildid_dir, "dir",

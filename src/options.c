@@ -316,6 +316,12 @@ int pm_parse_options(int argc, const char **argv,
 					return -1;
 				continue;
 			}
+			/* an optional value only ever sticks to its switch: -z5 */
+			if (o->flags & PM_OPT_OPTARG) {
+				if (set_value(o, a[1] ? a + 1 : NULL, false))
+					return -1;
+				break;
+			}
 			if (take_value(o, a[1] ? a + 1 : NULL, argc, argv, &i))
 				return i < 0 ? bad_usage(usage, opts) : -1;
 			break;

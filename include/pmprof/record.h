@@ -185,6 +185,9 @@ struct pm_record_opts {
 	unsigned int mmap_pages;	/* -m; 0: default */
 	enum pm_hf_mode hf_mode;
 	uint64_t seed;			/* burst jitter */
+	int compression_level;		/* -z: zstd level of the ring buffers'
+					   records (COMPRESSED); 0: none. Not for
+					   a pipe. */
 	unsigned int delay_ms;		/* -D: events enabled this long after the
 					   start (the events come from
 					   pm_evspec__apply_record with delay) */

@@ -1264,6 +1264,11 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 	if (ret)
 		goto fail;
 	/* the file */
+	if (pipe_out && o->compression_level) {
+		ret = pm_error__fmt(err, PM_EUSAGE, "-z: compressed records need a file (-o FILE), "
+				    "not standard output");
+		goto fail;
+	}
 	if (pipe_out) {
 		wo.pipe = true;
 	} else {
@@ -1318,6 +1323,11 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 		}
 	}
 	if (ret)
+		goto fail;
+	/* -z: what the rings bring from now on, as perf compresses it */
+	if (o->compression_level &&
+	    (ret = pm_writer__set_compression(r->w, o->compression_level,
+					      (r->pages + 1) * (uint32_t)sysconf(_SC_PAGESIZE), err)))
 		goto fail;
 	r->st.bytes = pm_writer__offset(r->w);
 	*out = r;
