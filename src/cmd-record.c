@@ -20,6 +20,7 @@
 
 #include "builtin.h"
 #include "cli.h"
+#include "record-options.h"
 #include "pmprof/evspec.h"
 #include "pmprof/attr_print.h"
 #include "pmprof/json.h"
@@ -63,6 +64,10 @@ struct record_cli {
 	int delay_ms;			/* -D */
 	bool no_buildid_cache;		/* -N */
 	int comp_level;			/* -z[LEVEL], --compression-level[=LEVEL] */
+	struct pm_optarg switch_output;	/* --switch-output[=signal|SIZE|TIME] */
+	int switch_max_files;		/* --switch-max-files */
+	const char *max_size_arg;	/* --max-size */
+	const char *uid;		/* -u */
 	const char *buildid_dir;	/* --buildid-dir */
 	char metrics_spec[512];
 	int plan;			/* windows shown per event */
@@ -414,6 +419,13 @@ static void print_text(const struct pm_evspec_list *l, const struct record_cli *
 /* ---- recording ---- */
 
 static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t switch_signal;
+
+static void on_switch(int sig)
+{
+	(void)sig;
+	switch_signal = 1;
+}
 
 static void on_stop(int sig)
 {
@@ -429,24 +441,6 @@ static void note_cb(void *ctx, const char *msg)
 {
 	(void)ctx;
 	fprintf(stderr, "pmprof record: %s\n", msg);
-}
-
-/* -z, --compression-level[=N]: perf's default level is 1 (fastest). */
-static int comp_level_cb(const struct pm_option *opt, const char *arg)
-{
-	int *level = opt->value;
-	char *end;
-	long v;
-
-	if (!arg) {
-		*level = 1;
-		return 0;
-	}
-	v = strtol(arg, &end, 10);
-	if (end == arg || *end || v < 1 || v > 22)
-		return pm_opt_error(opt, "expects a zstd level from 1 to 22, not '%s'", arg);
-	*level = (int)v;
-	return 0;
 }
 
 /* -m: a page count (a power of 2), or a size with K/M/G. */
@@ -511,7 +505,10 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	char **wargv = NULL;
 	char *cache_dir = NULL;
 	bool tty = isatty(2) && !rc->quiet;
-	uint64_t last_progress = 0;
+	uint64_t last_progress = 0, max_size = 0, next_switch = 0;
+	struct pm_switch_output so = { .mode = PM_SWITCH_NONE };
+	struct pm_switched sw = { 0 };
+	bool size_reached = false;
 	int ret, i, status = 0;
 
 	memset(&err, 0, sizeof(err));
@@ -545,6 +542,17 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 					  "fixed or off)", rc->hf_mode);
 	if (rc->pid_list && rc->tid_list)
 		return pm_cli_usage_error("-p and -t are mutually exclusive");
+	if (rc->switch_output.set && pm_switch_output__parse(rc->switch_output.arg, &so))
+		return pm_cli_usage_error("--switch-output=%s: give signal, a size (e.g. 100M) or a "
+					  "time (e.g. 30s)", rc->switch_output.arg);
+	if (so.mode && rc->output && !strcmp(rc->output, "-"))
+		return pm_cli_usage_error("--switch-output needs a file, not standard output");
+	if (rc->switch_max_files < 0)
+		return pm_cli_usage_error("--switch-max-files %d: give a number of files",
+					  rc->switch_max_files);
+	if (rc->max_size_arg && (pm_size__parse(rc->max_size_arg, &max_size) || !max_size))
+		return pm_cli_usage_error("--max-size %s: give a size (e.g. 100M; B, K, M, G)",
+					  rc->max_size_arg);
 	if (nargs > 0) {
 		wargv = calloc((size_t)nargs + 1, sizeof(char *));
 		for (i = 0; i < nargs; i++)
@@ -556,6 +564,10 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	if (so.mode == PM_SWITCH_SIGNAL) {
+		sa.sa_handler = on_switch;
+		sigaction(SIGUSR2, &sa, NULL);
+	}
 	sa.sa_handler = on_child;
 	sa.sa_flags = SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
@@ -586,12 +598,32 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 		free(cache_dir);
 		return exec_errno ? 127 : PM_EXIT_INPUT;
 	}
+	if (so.mode == PM_SWITCH_TIME)
+		next_switch = mono_ms() + so.time_ns / 1000000;
 	while (1) {
 		if (stop_signal)
 			pm_recorder__stop(r);
 		ret = pm_recorder__poll(r, 100, &err);
 		if (ret <= 0)
 			break;
+		if (max_size && !size_reached && st->total_bytes + st->bytes >= max_size) {
+			/* perf's --max-size: stop, the file as it is then */
+			size_reached = true;
+			if (!rc->quiet)
+				fprintf(stderr, "[ pmprof record: the output reached --max-size "
+					"(%" PRIu64 " KB), stopping ]\n", max_size >> 10);
+			pm_recorder__stop(r);
+		}
+		if ((so.mode == PM_SWITCH_SIGNAL && switch_signal) ||
+		    (so.mode == PM_SWITCH_SIZE && st->bytes >= so.size) ||
+		    (so.mode == PM_SWITCH_TIME && mono_ms() >= next_switch)) {
+			switch_signal = 0;
+			next_switch = mono_ms() + so.time_ns / 1000000;
+			if (pm_record_switch_file(r, false, rc->switch_max_files, rc->quiet, &sw)) {
+				ret = -1;
+				break;
+			}
+		}
 		if (tty && mono_ms() - last_progress >= 250) {
 			last_progress = mono_ms();
 			progress(st, false);
@@ -607,9 +639,17 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 		fprintf(stderr, "pmprof record: %s: %s\n", pm_recorder__output(r), err.msg);
 		ret = -1;
 	}
+	/* the last file is named like the others, as perf does */
+	if (so.mode && ret >= 0 && pm_record_switch_file(r, true, rc->switch_max_files, rc->quiet, &sw))
+		ret = -1;
 	if (!rc->quiet) {
-		fprintf(stderr, "[ pmprof record: Wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
-			(double)st->bytes / 1e6, pm_recorder__output(r), st->samples);
+		if (so.mode)
+			fprintf(stderr, "[ pmprof record: Wrote %.3f MB in %d files (%" PRIu64
+				" samples) ]\n", (double)(st->total_bytes + st->bytes) / 1e6, sw.nr,
+				st->samples);
+		else
+			fprintf(stderr, "[ pmprof record: Wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+				(double)st->bytes / 1e6, pm_recorder__output(r), st->samples);
 		if (st->mode == PM_HF_BURST)
 			fprintf(stderr, "[ pmprof record: %" PRIu64 " bursts of short windows ]\n",
 				st->bursts);
@@ -635,6 +675,7 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	pm_recorder__delete(r);
 	free(wargv);
 	free(cache_dir);
+	pm_switched__release(&sw);
 	return status;
 }
 
@@ -680,8 +721,16 @@ int cmd_record(int argc, const char **argv)
 		OPT_INTEGER('D', "delay", &rc.delay_ms, "ms",
 			    "wait this long after the program starts before sampling"),
 		{ .type = PM_OPT_CALLBACK, .short_name = 'z', .long_name = "compression-level",
-		  .value = &rc.comp_level, .argh = "n", .flags = PM_OPT_OPTARG, .cb = comp_level_cb,
+		  .value = &rc.comp_level, .argh = "n", .flags = PM_OPT_OPTARG, .cb = pm_record_comp_level_cb,
 		  .help = "compress the records with zstd at this level (-z: 1, the fastest)" },
+		{ .type = PM_OPT_CALLBACK, .long_name = "switch-output", .value = &rc.switch_output,
+		  .argh = "signal|size|time", .flags = PM_OPT_OPTARG, .cb = pm_record_optarg_cb,
+		  .help = "new file on SIGUSR2 (default), at a size (100M) or every so long (30s)" },
+		OPT_INTEGER(0, "switch-max-files", &rc.switch_max_files, "n",
+			    "with --switch-output: keep only the newest n files"),
+		OPT_STRING(0, "max-size", &rc.max_size_arg, "size",
+			   "stop when the output reaches this size (B, K, M, G)"),
+		OPT_STRING('u', "uid", &rc.uid, "user", "record the processes of this user (name or uid)"),
 		OPT_BOOLEAN('N', "no-buildid-cache", &rc.no_buildid_cache,
 			    "do not copy the binaries sampled into the build-id cache"),
 		OPT_STRING(0, "buildid-dir", &rc.buildid_dir, "dir",
@@ -695,6 +744,7 @@ int cmd_record(int argc, const char **argv)
 		OPT_END(),
 	};
 	int ret, nargs, i;
+	char *uid_list = NULL;
 	/* the command line as given, for the CMDLINE feature */
 	const char **cmdline = calloc((size_t)argc + 2, sizeof(char *));
 
@@ -729,6 +779,18 @@ int cmd_record(int argc, const char **argv)
 				mc.hw ? "hardware PMU found" : "", mc.why[0] ? mc.why : "");
 		}
 	}
+	if (rc.uid) {
+		if (rc.pid_list || rc.tid_list || rc.system_wide || rc.cpu_list || nargs > 0) {
+			free(cmdline);
+			return pm_cli_usage_error("-u records a user's processes: not with -p, -t, "
+						  "-a, -C or a command");
+		}
+		if (!rc.dry_run && !(uid_list = pm_record_uid_pids(rc.uid))) {
+			free(cmdline);
+			return PM_EXIT_USAGE;
+		}
+		rc.pid_list = uid_list;
+	}
 	pm_evspec_list__init(&list);
 	ret = record_prepare(&rc, &list);
 	if (ret)
@@ -745,5 +807,6 @@ out:
 	pm_evspec_list__exit(&list);
 	free(rc.events.items);
 	free(cmdline);
+	free(uid_list);
 	return ret;
 }

@@ -239,6 +239,15 @@ out:
 	return ret;
 }
 
+void pm_hits__clear_hits(struct pm_hits *d)
+{
+	size_t i;
+
+	d->kernel_hit = false;
+	for (i = 0; i < d->nr_dsos; i++)
+		d->dsos[i].hit = false;
+}
+
 size_t pm_hits__build_ids(struct pm_hits *d, struct pm_build_id_entry **out)
 {
 	struct pm_build_id_entry *v = pm_calloc(d->nr_dsos + 1, sizeof(*v));

@@ -104,6 +104,7 @@ struct pm_recorder {
 	uint64_t stop_ns;
 	bool round_dirty;
 	uint64_t enable_at;		/* -D: monotonic ns to enable the events; 0 done */
+	struct pm_writer_opts wo;	/* for the files --switch-output opens */
 };
 
 static int arm_bursts(struct pm_recorder *r, struct pm_error *err);
@@ -1149,6 +1150,79 @@ static void rename_old(const char *path)
 	free(old);
 }
 
+/*
+ * The output file up to the first ring record: header, attrs, features,
+ * tracing data, id index, the kernel's and the targets' maps. Again (a
+ * --switch-output file) also synthesizes the running workload, whose
+ * exec the new file did not see.
+ */
+static int open_output(struct pm_recorder *r, const struct pm_writer_opts *wo, bool again,
+		       struct pm_error *err)
+{
+	int ret;
+
+	ret = pm_writer__open(&r->w, r->output, wo, err);
+	if (ret)
+		return ret;
+	if ((ret = write_events(r, err)))
+		return ret;
+	if ((ret = pm_synth__system_features(r->w, err)))
+		return ret;
+	if ((ret = write_tracing_data(r, err)))
+		return ret;
+	if (r->o.cmdline_argc &&
+	    (ret = pm_writer__set_cmdline(r->w, r->o.cmdline_argc, r->o.cmdline_argv, err)))
+		return ret;
+	{
+		struct timespec res = { 0, 1 };
+
+		clock_getres(r->clockid, &res);
+		ret = pm_writer__set_clockid(r->w, (uint64_t)res.tv_sec * 1000000000ULL +
+					     (uint64_t)res.tv_nsec, err);
+		if (ret)
+			return ret;
+	}
+	if ((ret = write_id_index(r, err)))
+		return ret;
+	if ((ret = pm_synth__kernel_mmap(r->w, r->hits, err)))
+		return ret;
+	if (r->o.system_wide || r->o.cpu_list) {
+		ret = pm_synth__all(r->w, r->hits, err);
+	} else if (again && r->child > 0 && !r->st.workload_exited) {
+		/* a new file (--switch-output): the workload as it is now */
+		ret = pm_synth__process(r->w, r->hits, (int)r->child, err);
+	} else if (r->o.pid_list || r->o.tid_list) {
+		int i, last = -1;
+
+		for (i = 0; i < r->nr_threads && !ret; i++) {
+			char path[64], line[128];
+			FILE *f;
+			int tgid = r->threads[i];
+
+			snprintf(path, sizeof(path), "/proc/%d/status", r->threads[i]);
+			f = fopen(path, "r");
+			if (f) {
+				while (fgets(line, sizeof(line), f))
+					if (sscanf(line, "Tgid: %d", &tgid) == 1)
+						break;
+				fclose(f);
+			}
+			if (tgid != last)
+				ret = pm_synth__process(r->w, r->hits, tgid, err);
+			last = tgid;
+		}
+	}
+	if (ret)
+		return ret;
+	r->have_time = false;
+	/* -z: what the rings bring from now on, as perf compresses it */
+	if (r->o.compression_level &&
+	    (ret = pm_writer__set_compression(r->w, r->o.compression_level,
+					      (r->pages + 1) * (uint32_t)sysconf(_SC_PAGESIZE), err)))
+		return ret;
+	return 0;
+}
+
 int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 		   struct pm_error *err)
 {
@@ -1274,60 +1348,9 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 	} else {
 		rename_old(r->output);
 	}
-	ret = pm_writer__open(&r->w, r->output, &wo, err);
+	r->wo = wo;
+	ret = open_output(r, &wo, false, err);
 	if (ret)
-		goto fail;
-	if ((ret = write_events(r, err)))
-		goto fail;
-	if ((ret = pm_synth__system_features(r->w, err)))
-		goto fail;
-	if ((ret = write_tracing_data(r, err)))
-		goto fail;
-	if (o->cmdline_argc &&
-	    (ret = pm_writer__set_cmdline(r->w, o->cmdline_argc, o->cmdline_argv, err)))
-		goto fail;
-	{
-		struct timespec res = { 0, 1 };
-
-		clock_getres(r->clockid, &res);
-		ret = pm_writer__set_clockid(r->w, (uint64_t)res.tv_sec * 1000000000ULL +
-					     (uint64_t)res.tv_nsec, err);
-		if (ret)
-			goto fail;
-	}
-	if ((ret = write_id_index(r, err)))
-		goto fail;
-	if ((ret = pm_synth__kernel_mmap(r->w, r->hits, err)))
-		goto fail;
-	if (o->system_wide || o->cpu_list) {
-		ret = pm_synth__all(r->w, r->hits, err);
-	} else if (o->pid_list || o->tid_list) {
-		int i, last = -1;
-
-		for (i = 0; i < r->nr_threads && !ret; i++) {
-			char path[64], line[128];
-			FILE *f;
-			int tgid = r->threads[i];
-
-			snprintf(path, sizeof(path), "/proc/%d/status", r->threads[i]);
-			f = fopen(path, "r");
-			if (f) {
-				while (fgets(line, sizeof(line), f))
-					if (sscanf(line, "Tgid: %d", &tgid) == 1)
-						break;
-				fclose(f);
-			}
-			if (tgid != last)
-				ret = pm_synth__process(r->w, r->hits, tgid, err);
-			last = tgid;
-		}
-	}
-	if (ret)
-		goto fail;
-	/* -z: what the rings bring from now on, as perf compresses it */
-	if (o->compression_level &&
-	    (ret = pm_writer__set_compression(r->w, o->compression_level,
-					      (r->pages + 1) * (uint32_t)sysconf(_SC_PAGESIZE), err)))
 		goto fail;
 	r->st.bytes = pm_writer__offset(r->w);
 	*out = r;
@@ -1419,6 +1442,61 @@ int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
 	/* bursts start once the workload is the command (its exec is done):
 	 * nothing of pmprof's child before the exec gets sampled */
 	return arm_bursts(r, err);
+}
+
+static void fill_buildid_cache(struct pm_recorder *r);
+
+/* The end of one output file: sample times, build ids (and the cache),
+ * the features and the header. */
+static int close_output(struct pm_recorder *r, struct pm_error *err)
+{
+	int ret;
+
+	if (r->have_time && !pm_writer__is_pipe(r->w))
+		pm_writer__set_sample_time(r->w, r->first_time, r->last_time, NULL);
+	if (!pm_writer__is_pipe(r->w)) {
+		ret = pm_hits__write_build_ids(r->hits, r->w, err);
+		if (ret)
+			return ret;
+	}
+	if (r->o.buildid_dir)
+		fill_buildid_cache(r);
+	r->st.bytes = pm_writer__offset(r->w);
+	ret = pm_writer__close(r->w, err);
+	r->w = NULL;
+	if (!ret) {
+		struct stat sb;
+
+		if (strcmp(r->output, "-") && !stat(r->output, &sb))
+			r->st.bytes = (uint64_t)sb.st_size;
+	}
+	return ret;
+}
+
+int pm_recorder__switch_output(struct pm_recorder *r, const char *rename_to,
+			       struct pm_error *err)
+{
+	int ret;
+
+	if (r->finished || !r->w || pm_writer__is_pipe(r->w))
+		return pm_error__fmt(err, PM_EUSAGE, "--switch-output: no file to switch");
+	ret = drain(r, err);
+	if (!ret)
+		ret = close_output(r, err);
+	if (ret)
+		return ret;
+	r->st.total_bytes += r->st.bytes;
+	if (rename(r->output, rename_to))
+		return pm_error__fmt(err, -errno, "%s: cannot rename to %s: %s", r->output,
+				     rename_to, strerror(errno));
+	/* the new file's BUILD_ID lists what its own samples hit */
+	pm_hits__clear_hits(r->hits);
+	ret = open_output(r, &r->wo, true, err);
+	if (ret)
+		return ret;
+	r->st.switches++;
+	r->st.bytes = pm_writer__offset(r->w);
+	return 0;
 }
 
 /* The files behind the samples, into the build-id cache: a recording
@@ -1555,24 +1633,7 @@ int pm_recorder__finish(struct pm_recorder *r, struct pm_error *err)
 				goto out;
 		}
 	}
-	if (r->have_time && !pm_writer__is_pipe(r->w))
-		pm_writer__set_sample_time(r->w, r->first_time, r->last_time, NULL);
-	if (!pm_writer__is_pipe(r->w)) {
-		ret = pm_hits__write_build_ids(r->hits, r->w, err);
-		if (ret)
-			goto out;
-	}
-	if (r->o.buildid_dir)
-		fill_buildid_cache(r);
-	r->st.bytes = pm_writer__offset(r->w);
-	ret = pm_writer__close(r->w, err);
-	r->w = NULL;
-	if (!ret) {
-		struct stat sb;
-
-		if (strcmp(r->output, "-") && !stat(r->output, &sb))
-			r->st.bytes = (uint64_t)sb.st_size;
-	}
+	ret = close_output(r, err);
 out:
 	if (r->child > 0 && !r->st.workload_exited) {
 		if (r->go_fd >= 0) {
