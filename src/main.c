@@ -27,6 +27,7 @@ static const struct cmd commands[] = {
 	{ "info", cmd_info, "show the header, features and events of a recording" },
 	{ "dump", cmd_dump, "print every record, decoded" },
 	{ "inject", cmd_inject, "rewrite a recording (pipe to file, byte order)" },
+	{ "list", cmd_list, "the events this machine can open, and what --metrics would record" },
 	{ "help", cmd_help, "show the manual page of a command" },
 };
 

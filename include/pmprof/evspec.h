@@ -181,6 +181,11 @@ void pm_evspec_error_print(FILE *out, const char *prefix, const char *str,
 /* The legacy names: hardware (type 0) and software (type 1) symbols. */
 int pm_evspec_lookup_symbol(const char *name, size_t len, uint32_t *type,
 			    uint64_t *config);
+/* The i-th legacy symbol (aliases follow their event), NULL past the end. */
+const char *pm_evspec_symbol_at(size_t i, uint32_t *type, uint64_t *config);
+/* The i-th generic cache event perf defines, in perf's spelling
+ * ("L1-dcache-load-misses"), and its type 3 config; -1 past the end. */
+int pm_evspec_cache_at(size_t i, char *buf, size_t size, uint64_t *config);
 /* L1-dcache-load-misses style names: type 3 config, or -1. */
 int pm_evspec_lookup_cache(const char *name, size_t len, uint64_t *config);
 /* Parse a sysfs format spec ("config1:0-7,32-35") into a field (0 for
