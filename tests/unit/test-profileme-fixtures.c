@@ -495,6 +495,11 @@ static const struct mem_s mem_samples[] = {
 	{ true, 1, 0, 0x20, ALPHA_PF },		/* M7: M5's row */
 	{ true, 0, 1, 0x100, X86_LD_L3 },	/* M8 */
 	{ false, 0, 0, 0, 0 },			/* M9: skipped */
+	/* M10, M11: a data source that says nothing, the kernel's
+	 * PERF_MEM_NA (op, lvl, snoop, lock, tlb NA) and a plain 0: counted
+	 * apart ("na"), neither a row nor in the shares */
+	{ true, 0, 0, 0x40, 0x5080021 },
+	{ true, 1, 0, 0x40, 0 },
 };
 
 static void build_mem(const char *path, const char *arch, bool big_endian,
@@ -542,7 +547,7 @@ static void build_mem(const char *path, const char *arch, bool big_endian,
  * M3, M4, M8. 8 samples: shares 37.5, 25, 12.5 each.
  */
 static const char expect_mem[] =
-"{\"samples\": 8, \"skipped\": 1, \"rows\": ["
+"{\"samples\": 8, \"skipped\": 1, \"na\": 2, \"rows\": ["
 " {\"dso\": \"prog\", \"symbol\": \"loop\", \"samples\": 3, \"share\": 37.5,"
 "  \"data_src\": \"0x10005080028\", " ALPHA_FIELDS("prefetch", "N/A", "N/A") ","
 "  \"data_dso\": \"prog\", \"data_symbol\": \"table\"},"
