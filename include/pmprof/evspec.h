@@ -177,6 +177,20 @@ int pm_evspec__apply_record(struct pm_evspec_list *list,
 void pm_evspec_error_print(FILE *out, const char *prefix, const char *str,
 			   const struct pm_error *err);
 
+/*
+ * What `pmprof mem record` samples, as `perf mem record` picks it, from
+ * the PMUs under the sysfs root (NULL: /sys): Alpha ProfileMe's
+ * cpu/cycles,profileme/, AMD's ibs_op//, Arm's SPE, Intel's mem-loads
+ * and mem-stores. 0, or -1 when no PMU here samples memory operations.
+ * (perf mem record adds -W -d to the events.)
+ */
+struct pm_mem_events {
+	char ev[2][160];	/* the -e strings */
+	int nr;
+	char what[200];		/* which facility, for the user */
+};
+int pm_mem_events__choose(const char *sysfs_root, struct pm_mem_events *out);
+
 /* Helpers exposed for tests and other tools. */
 /* The legacy names: hardware (type 0) and software (type 1) symbols. */
 int pm_evspec_lookup_symbol(const char *name, size_t len, uint32_t *type,

@@ -84,15 +84,16 @@ def parse_perf(out):
             continue
         if blocks:
             blocks[-1][1].append(ln)
+    # a retry after a failed open (exclude bits, a lower precise_ip) is
+    # the same event again: keep the first attempt, what perf configured
+    def retried(trailer):
+        return any("fall back" in t or "decreasing precise_ip" in t for t in trailer)
     attrs, skip_next = [], False
     for raw, trailer in blocks:
         if skip_next:
-            skip_next = False
-            # a fallback retry replaces the previous attempt
-            if any("fall back" in t for t in trailer):
-                skip_next = True
+            skip_next = retried(trailer)
             continue
-        if any("fall back" in t for t in trailer):
+        if retried(trailer):
             skip_next = True
         a = {f: 0 for f in FIELDS}
         freq = raw.get("freq", "0").strip() == "1"
