@@ -20,17 +20,25 @@ CC       ?= cc
 SAN      ?=
 PKGS     := libelf libdw libzstd jansson
 TEST_PKGS := cmocka
+# Cross builds (scripts/lab/cross-build.sh) set PKG_CONFIG to one that
+# looks in a sysroot, and STATIC=1: pmprof and the bench programs then
+# link -static (the unit tests too, but for libc and cmocka, of which
+# Debian ships no archive).
+PKG_CONFIG ?= pkg-config
+STATIC   ?=
+PKG_STATIC := $(if $(STATIC),--static)
+PROGRAM_LDFLAGS := $(if $(STATIC),-static)
 
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-TEST_CFLAGS := $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
-TEST_LIBS   := $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) $(PKG_STATIC) --libs $(PKGS) 2>/dev/null)
+TEST_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
+TEST_LIBS   := $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 WARNINGS := -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
 ALL_CFLAGS := -std=gnu11 $(WARNINGS) -Iinclude -Ilib -D_GNU_SOURCE \
-              -DPMPROF_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(CFLAGS)
+              -DPMPROF_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 ifneq ($(SAN),)
 ALL_CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS    += -fsanitize=$(SAN)
@@ -68,7 +76,7 @@ $(LIBPMPROF): $(LIB_OBJS)
 	ar rcs $@ $^
 
 $(PMPROF): $(CLI_OBJS) $(LIBPMPROF)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIBPMPROF) $(LIBS)
+	$(CC) $(LDFLAGS) $(PROGRAM_LDFLAGS) -o $@ $(CLI_OBJS) $(LIBPMPROF) $(LIBS)
 
 # The CLI without main(), so tests can call command internals.
 $(BUILD)/libpmprof-cli.a: $(filter-out $(BUILD)/src/main.o,$(CLI_OBJS))
@@ -90,7 +98,7 @@ $(BUILD)/tests/fixture/%.o: tests/fixture/%.c
 $(BUILD)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -g -fno-omit-frame-pointer -Wall -Wextra -Werror \
-	    $(CFLAGS_BENCH) -o $@ $< -lm -lpthread
+	    $(CFLAGS_BENCH) $(LDFLAGS) $(PROGRAM_LDFLAGS) -o $@ $< -lm -lpthread
 
 tests: $(UNIT_BINS) $(PMPROF) $(BENCH_BINS)
 
