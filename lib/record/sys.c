@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The system side of recording: perf_event_open with errors a user can
- * act on, the hf ABI probe, CPU lists and clock names.
+ * act on, event probes, CPU lists and clock names (the hf ABI probe:
+ * hfprobe.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -286,33 +287,6 @@ int pm_perf_event_open(const struct pm_attr *attr, int pid, int cpu,
 		return pm_error__fmt(err, -e, "%s: perf_event_open failed: %s (cpu %d, pid %d)",
 				     name, strerror(e), cpu, pid);
 	}
-}
-
-int pm_recorder__probe_hf_abi(uint32_t *kernel_size)
-{
-	uint8_t buf[PM_ATTR_SIZE_VER9];
-	struct pm_attr a;
-	long fd;
-
-	memset(&a, 0, sizeof(a));
-	a.type = 1;		/* software */
-	a.config = 0;		/* cpu-clock */
-	a.size = PM_ATTR_SIZE_VER9;
-	a.sample_period = 1000000;
-	a.hf_sample_period = 10000;
-	pm_attr__set_flag(&a, PM_ATTR_DISABLED, true);
-	pm_attr__set_flag(&a, PM_ATTR_EXCLUDE_KERNEL, true);
-	pm_attr__encode(&a, buf, sizeof(buf), false);
-	*kernel_size = 0;
-	fd = syscall(SYS_perf_event_open, buf, 0, -1, -1, 8UL);
-	if (fd >= 0) {
-		close((int)fd);
-		return 1;
-	}
-	if (errno == E2BIG)
-		*kernel_size = (uint32_t)buf[4] | (uint32_t)buf[5] << 8 |
-			       (uint32_t)buf[6] << 16 | (uint32_t)buf[7] << 24;
-	return 0;
 }
 
 bool pm_recorder__probe_event(uint32_t type, uint64_t config)
