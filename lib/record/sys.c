@@ -289,7 +289,8 @@ int pm_perf_event_open(const struct pm_attr *attr, int pid, int cpu,
 	}
 }
 
-bool pm_recorder__probe_event(uint32_t type, uint64_t config)
+/* 0 when the event opens here (self, any CPU), else its errno. */
+static int probe_errno(uint32_t type, uint64_t config)
 {
 	uint8_t buf[PM_ATTR_SIZE_VER7];
 	struct pm_attr a;
@@ -305,9 +306,14 @@ bool pm_recorder__probe_event(uint32_t type, uint64_t config)
 	pm_attr__encode(&a, buf, sizeof(buf), false);
 	fd = syscall(SYS_perf_event_open, buf, 0, -1, -1, 8UL);
 	if (fd < 0)
-		return false;
+		return errno ? errno : EINVAL;
 	close((int)fd);
-	return true;
+	return 0;
+}
+
+bool pm_recorder__probe_event(uint32_t type, uint64_t config)
+{
+	return probe_errno(type, config) == 0;
 }
 
 void pm_recorder__choose_metrics(struct pm_metrics_choice *c)
@@ -320,6 +326,7 @@ void pm_recorder__choose_metrics(struct pm_metrics_choice *c)
 		{ "cache-references", 2 }, { "cache-misses", 3 },
 	};
 	size_t n, i;
+	int e, why_errno = 0;
 
 	memset(c, 0, sizeof(*c));
 	if (!pm_recorder__probe_event(0, 0 /* cycles */)) {
@@ -341,12 +348,22 @@ void pm_recorder__choose_metrics(struct pm_metrics_choice *c)
 	for (i = 0; i < PM_ARRAY_SIZE(members); i++) {
 		size_t w = strlen(c->why);
 
-		if (pm_recorder__probe_event(0, members[i].config)) {
+		e = probe_errno(0, members[i].config);
+		if (!e) {
 			n += (size_t)snprintf(c->spec + n, sizeof(c->spec) - n, ",%s", members[i].name);
 		} else {
-			snprintf(c->why + w, sizeof(c->why) - w, "%s%s", w ? ", " : "without ",
+			snprintf(c->why + w, sizeof(c->why) - w, "%s%s", w ? ", " : "left out ",
 				 members[i].name);
+			why_errno = why_errno ? why_errno : e;
 		}
 	}
 	snprintf(c->spec + n, sizeof(c->spec) - n, "}:uS");
+	if (why_errno) {
+		size_t w = strlen(c->why);
+
+		snprintf(c->why + w, sizeof(c->why) - w, ": %s (perf_event_open: %s)",
+			 why_errno == ENOENT || why_errno == EOPNOTSUPP ?
+			 "this PMU does not count them" : "they cannot be opened here",
+			 strerror(why_errno));
+	}
 }
