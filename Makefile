@@ -4,6 +4,8 @@
 #   make check      build and run every test; ends with "N passed, N failed"
 #   make demo       install missing packages (as root), build, record, report
 #   make bench      throughput and overhead benchmarks against perf
+#   make check-lab  the arm64 lab (scripts/lab/): QEMU guests with a PMU,
+#                   a kernel with the hf ABI, arm64/s390x unit tests
 #   make fuzz       run the libFuzzer targets for longer (FUZZ_SECONDS)
 #   make install    PREFIX=/usr/local DESTDIR=
 #
@@ -60,7 +62,7 @@ BENCH_BINS := $(BENCH_SRCS:%.c=$(BUILD)/%)
 LIBPMPROF := $(BUILD)/libpmprof.a
 PMPROF    := $(BUILD)/pmprof
 
-.PHONY: all check check-unit check-cli demo bench fuzz install clean deps \
+.PHONY: all check check-unit check-cli check-lab demo bench fuzz install clean deps \
         accuracy tests programs fuzz-programs
 all: $(PMPROF) programs
 	@ln -sf $(PMPROF) pmprof
@@ -108,6 +110,11 @@ check: tests
 
 check-unit: $(UNIT_BINS)
 	@BUILD=$(BUILD) tests/run.sh --unit-only
+
+# tests/lab/0-build.sh builds the guest (kernel included: minutes, once;
+# then cached in ~/.cache/pmprof-lab), the rest boot it.
+check-lab: tests
+	@BUILD=$(BUILD) CLI_TIMEOUT=5400 tests/run.sh --lab
 
 deps:
 	scripts/deps.sh
