@@ -16,8 +16,7 @@ function field(line, key,    i, n, parts) {
 }
 BEGIN {
 	L = P - S; half = 0
-	for (i = 1; i < R; i++) half = half ? half * 2 : 1
-	if (R == 1) half = 1
+	if (R > 0) { half = 1; for (i = 1; i < R; i++) half *= 2 }
 	lmin = -1; smin = -1; n = 0; bad = 0
 }
 $3 == "SAMPLE" {
