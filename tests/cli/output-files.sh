@@ -9,21 +9,6 @@
 cd "$TMP" || exit 1
 umask 022
 
-# expect NAME STATUS PATTERN CMD...: CMD exits STATUS and its stderr
-# matches PATTERN (grep -E).
-expect() {
-	local name=$1 want=$2 pat=$3 rc
-	shift 3
-	"$@" >out.txt 2>err.txt
-	rc=$?
-	if [ "$rc" = "$want" ] && grep -Eq -- "$pat" err.txt; then
-		ok "$name (exit $rc)"
-	else
-		not_ok "$name: exit $rc, wanted $want and /$pat/"
-		sed 's/^/# /' err.txt | head -5
-	fi
-}
-
 # same NAME FILE COPY: FILE still has COPY's bytes.
 same() {
 	if cmp -s "$2" "$3"; then ok "$1"; else not_ok "$1"; fi
@@ -154,16 +139,7 @@ same "... the model is intact" model.json model.copy
 cd "$TMP" || exit 1
 
 # ---- 4: a full disk ----
-if [ "$(id -u)" != 0 ]; then
-	skip "full disk" "needs root to mount a tmpfs"
-	exit 0
-fi
-mkdir full
-if ! mount -t tmpfs -o size=64k pmprof-test "$TMP/full" 2>/dev/null; then
-	skip "full disk" "cannot mount a tmpfs here"
-	exit 0
-fi
-trap 'umount "$TMP/full" 2>/dev/null; rm -rf "$TMP"' EXIT
+tiny_tmpfs "$TMP/full" || exit 0
 sim --iterations 40000 -o big.data --elf big.elf
 [ "$(stat -c %s big.data)" -gt 100000 ] || not_ok "big.data is bigger than the tmpfs"
 echo "old bytes" > full/keep.data

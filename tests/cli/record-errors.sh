@@ -3,21 +3,6 @@
 . "$(dirname "$0")/../lib.sh"
 cd "$TMP" || exit 1
 
-# expect NAME STATUS PATTERN CMD...: CMD exits STATUS and its stderr
-# matches PATTERN (grep -E).
-expect() {
-	local name=$1 want=$2 pat=$3 rc
-	shift 3
-	"$@" >out.txt 2>err.txt
-	rc=$?
-	if [ "$rc" = "$want" ] && grep -Eq -- "$pat" err.txt; then
-		ok "$name (exit $rc)"
-	else
-		not_ok "$name: exit $rc, wanted $want"
-		sed 's/^/# /' err.txt | head -5
-	fi
-}
-
 expect "a bad event" 1 "event syntax error|unknown event|bogus" \
 	"$PMPROF" record -o x.data -e bogus-event -- true
 expect "a missing program exits 127 with the reason" 127 "cannot run 'no-such-program-pmprof': No such file or directory" \

@@ -183,16 +183,7 @@ else
 fi
 
 # ---- 4, 23: a full disk ----
-if [ "$(id -u)" != 0 ]; then
-	skip "full disk" "needs root to mount a tmpfs"
-	exit 0
-fi
-mkdir full
-if ! mount -t tmpfs -o size=64k pmprof-test "$TMP/full" 2>/dev/null; then
-	skip "full disk" "cannot mount a tmpfs here"
-	exit 0
-fi
-trap 'cleanup_workloads; umount "$TMP/full" 2>/dev/null; rm -rf "$TMP"' EXIT
+tiny_tmpfs "$TMP/full" cleanup_workloads || exit 0
 echo "old bytes" > full/r.data
 cp full/r.data r.copy
 # A workload that never ends: only the full disk can stop this recording.
