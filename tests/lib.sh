@@ -24,21 +24,6 @@ check() {
 	fi
 }
 
-# expect NAME STATUS PATTERN CMD...: CMD exits STATUS and its stderr
-# matches PATTERN (grep -E); its output is left in out.txt and err.txt.
-expect() {
-	local name=$1 want=$2 pat=$3 rc
-	shift 3
-	"$@" >out.txt 2>err.txt
-	rc=$?
-	if [ "$rc" = "$want" ] && grep -Eq -- "$pat" err.txt; then
-		ok "$name (exit $rc)"
-	else
-		not_ok "$name: exit $rc, wanted $want and /$pat/"
-		sed 's/^/# /' err.txt | head -5
-	fi
-}
-
 # tiny_tmpfs DIR [CLEANUP]: a full disk a test makes itself: a 64 KB tmpfs
 # mounted at DIR (made here) and unmounted at exit, after CLEANUP (a
 # command) runs. Without root, or where it cannot mount, prints a skip

@@ -170,7 +170,7 @@ fi
 if command -v valgrind >/dev/null 2>&1; then
 	for args in "--plan -1 -e cpu-clock -- true" "--metrics -e cpu-clock -- true" \
 		    "-e cpu-clock --no-such-option -- true" "-e cpu-clock -k sundial -- true" \
-		    "-e bogus-event -- true" "-e cpu-clock -C 0-x -- true"; do
+		    "-e bogus-event -- true" "-e cpu-clock -C 0-x -- true" "-F abc -e cpu-clock -- true"; do
 		# shellcheck disable=SC2086
 		valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 \
 			"$PMPROF" record -o leak.data $args >/dev/null 2>leak.err
