@@ -19,7 +19,7 @@
 
 size_t pm_metrics__nr_metrics(const struct pm_metrics *m)
 {
-	mx_prepare((struct pm_metrics *)m);
+	mx_finish((struct pm_metrics *)m);
 	return m->nr_metrics;
 }
 
@@ -95,7 +95,7 @@ int pm_metrics__metric(const struct pm_metrics *m, size_t func,
 	double v, h;
 	int ret;
 
-	mx_prepare((struct pm_metrics *)m);
+	mx_finish((struct pm_metrics *)m);
 	if (func >= m->nr_funcs)
 		return -ENOENT;
 	for (i = 0; i < m->nr_metrics; i++)
@@ -133,8 +133,10 @@ static struct mx_func **sorted(const struct pm_metrics *m, size_t top,
 {
 	struct mx_func **v = pm_calloc(m->nr_funcs + 1, sizeof(*v));
 
-	memcpy(v, m->funcs, m->nr_funcs * sizeof(*v));
-	qsort(v, m->nr_funcs, sizeof(*v), cmp_funcs);
+	if (m->nr_funcs) {	/* m->funcs is NULL before the first */
+		memcpy(v, m->funcs, m->nr_funcs * sizeof(*v));
+		qsort(v, m->nr_funcs, sizeof(*v), cmp_funcs);
+	}
 	*nr = top && top < m->nr_funcs ? top : m->nr_funcs;
 	return v;
 }
@@ -172,12 +174,13 @@ struct pm_table *pm_metrics__table(struct pm_metrics *m,
 {
 	struct pm_table *t = pm_table__new();
 	struct mx_func **funcs;
-	size_t *order = pm_calloc(m->nr_metrics + 1, sizeof(*order));
+	size_t *order;
 	size_t nr, i, k;
 	int c_sym, c_dso, c_n, c_dis = -1, first_metric;
 	char line[256];
 
-	mx_prepare(m);
+	mx_finish(m);	/* the metrics are known from here on */
+	order = pm_calloc(m->nr_metrics + 1, sizeof(*order));
 	for (i = 0; i < m->nr_metrics; i++)
 		order[i] = i;
 	if (layout == PM_METRICS_LAYOUT_ARM)
