@@ -529,6 +529,10 @@ static void run_cpu(struct sim *S, size_t cpu, double until)
 			bound = C->slice_end;
 		if (until < bound)
 			bound = until;
+		/* The interrupts just taken may have run the clock past the
+		 * bound: meet it (tick, slice, round) before going on. */
+		if (C->now >= bound)
+			continue;
 		step = t->cur.cycles - t->cur.pos;
 		x = (uint64_t)ceil((bound - C->now) * S->ghz);
 		if (x < 1)
