@@ -340,9 +340,7 @@ static void build_metrics(struct pm_metrics *m)
 	}
 }
 
-/* The counters (events in a group, in event order) and the metrics,
- * again whenever a group was learnt since. */
-static void lay_out(struct pm_metrics *m)
+void mx_drop_layout(struct pm_metrics *m)
 {
 	size_t i;
 
@@ -356,6 +354,15 @@ static void lay_out(struct pm_metrics *m)
 	free(m->metrics);
 	m->metrics = NULL;
 	m->nr_metrics = 0;
+}
+
+/* The counters (events in a group, in event order) and the metrics,
+ * again whenever a group was learnt since. */
+static void lay_out(struct pm_metrics *m)
+{
+	size_t i;
+
+	mx_drop_layout(m);
 	for (i = 0; i < m->nr_events; i++) {
 		m->events[i].counter = -1;
 		if (m->events[i].group >= 0)

@@ -152,6 +152,8 @@ int mx_bad_read(const struct pm_metrics *m, const struct mx_event *e,
 		uint64_t vid, const struct mx_id *id, struct pm_error *err);
 int mx_bad_count(const struct pm_metrics *m, const struct mx_event *e,
 		 uint64_t nr, struct pm_error *err);
+/* Free the counters and the named metrics (mx_finish makes them). */
+void mx_drop_layout(struct pm_metrics *m);
 /* The event's name for messages and counters. */
 const char *mx_event_name(const struct mx_event *e, char *buf, size_t size);
 

@@ -158,12 +158,7 @@ void pm_metrics__delete(struct pm_metrics *m)
 		free(m->groups[g].sq);
 	}
 	free(m->groups);
-	for (i = 0; i < m->nr_counters; i++)
-		free(m->counters[i].name);
-	free(m->counters);
-	for (i = 0; i < m->nr_metrics; i++)
-		free(m->metrics[i].name);
-	free(m->metrics);
+	mx_drop_layout(m);
 	free(m->totals);
 	free(m->ev_totals);
 	for (i = 0; i < m->nr_events; i++) {

@@ -632,15 +632,18 @@ static void test_short_after_stop(void **state)
 
 /* ---- groups and members ------------------------------------------------- */
 
+/* Groups A {cycles, instructions}, B {cycles, branch-misses} and a
+ * plain page-faults. */
+static const struct evspec two_groups[] = {
+	{ "cycles", HW, 0, 0, 2, 1000, 0, false },
+	{ "instructions", HW, 1, 0, 0, 0, 0, false },
+	{ "cycles", HW, 0, 2, 2, 2000, 0, false },
+	{ "branch-misses", HW, 5, 2, 0, 0, 0, false },
+	{ "page-faults", SW, 2, 4, 1, 1, 0, true },
+};
+
 static void test_two_groups_and_plain_event(void **state)
 {
-	static const struct evspec ev[] = {
-		{ "cycles", HW, 0, 0, 2, 1000, 0, false },
-		{ "instructions", HW, 1, 0, 0, 0, 0, false },
-		{ "cycles", HW, 0, 2, 2, 2000, 0, false },
-		{ "branch-misses", HW, 5, 2, 0, 0, 0, false },
-		{ "page-faults", SW, 2, 4, 1, 1, 0, true },
-	};
 	static const struct op ops[] = {
 		S(0, 0, 10, F, 0, 1000, 500),		/* A: opening */
 		S(2, 0, 10, G, 0, 5000, 7),		/* B: opening */
@@ -651,7 +654,7 @@ static void test_two_groups_and_plain_event(void **state)
 		S(2, 0, 10, G, 0, 9000, 20),		/* B: g 2000 10 */
 		S(0, 0, 10, G, 0, 3000, 1000),		/* A: g 1000 100 */
 	};
-	static const struct fixture fx = { ev, 5, 0, false, false, 0, ops, N(ops) };
+	static const struct fixture fx = { two_groups, 5, 0, false, false, 0, ops, N(ops) };
 	struct pm_metrics *m = analyse(&fx, NULL, NULL);
 	const struct pm_metrics_func *f;
 	double v;
@@ -683,13 +686,15 @@ static void test_two_groups_and_plain_event(void **state)
 	pm_metrics__delete(m);
 }
 
+/* A group of three sampled by cycles. */
+static const struct evspec cyc_ins_faults[] = {
+	{ "cycles", HW, 0, 0, 3, 1000, 0, false },
+	{ "instructions", HW, 1, 0, 0, 0, 0, false },
+	{ "faults", SW, 2, 0, 0, 0, 0, false },
+};
+
 static void test_missing_and_decreasing_members(void **state)
 {
-	static const struct evspec ev[] = {
-		{ "cycles", HW, 0, 0, 3, 1000, 0, false },
-		{ "instructions", HW, 1, 0, 0, 0, 0, false },
-		{ "faults", SW, 2, 0, 0, 0, 0, false },
-	};
 	static const struct op ops[] = {
 		S(0, 0, 10, F, 0, 100, 50, 5),		/* opening */
 		S(0, 0, 10, F, 0, 200, MISSING, 9),	/* f 100 0 4 */
@@ -697,7 +702,7 @@ static void test_missing_and_decreasing_members(void **state)
 		S(0, 0, 10, F, 0, 400, 140, 12),	/* f 100 0 3: went down */
 		S(0, 0, 10, F, 0, 500, 160, 13),	/* f 100 20 1 */
 	};
-	static const struct fixture fx = { ev, 3, 0, false, false, 0, ops, N(ops) };
+	static const struct fixture fx = { cyc_ins_faults, 3, 0, false, false, 0, ops, N(ops) };
 	struct pm_metrics *m = analyse(&fx, NULL, NULL);
 
 	(void)state;
@@ -921,13 +926,6 @@ static char *table_text(struct pm_metrics *m)
  */
 static void test_groups_from_reads(void **state)
 {
-	static const struct evspec ev[] = {
-		{ "cycles", HW, 0, 0, 2, 1000, 0, false },
-		{ "instructions", HW, 1, 0, 0, 0, 0, false },
-		{ "cycles", HW, 0, 2, 2, 2000, 0, false },
-		{ "branch-misses", HW, 5, 2, 0, 0, 0, false },
-		{ "page-faults", SW, 2, 4, 1, 1, 0, true },
-	};
 	static const uint64_t ips[3] = { F, G, H };
 	static const char *const syms[3] = { "f", "g", "h" };
 	static const char *const counters[4] = {
@@ -938,7 +936,7 @@ static void test_groups_from_reads(void **state)
 	uint64_t want[3][4] = { { 0 } }, samples[3] = { 0 };
 	uint64_t val[4] = { 0 }, last[4] = { 0 }, rng = 12345;
 	bool started[2] = { false, false };
-	struct fixture fx = { ev, 5, 0, false, false, 0, ops, NOPS, true, 0, 0 };
+	struct fixture fx = { two_groups, 5, 0, false, false, 0, ops, NOPS, true, 0, 0 };
 	struct pm_metrics *m, *with_desc;
 	char *a, *b;
 	int i, fn, c;
@@ -995,16 +993,11 @@ static void test_groups_from_reads(void **state)
 /* GROUP_DESC says {cycles, instructions}; the reads also carry faults. */
 static void test_group_desc_disagrees(void **state)
 {
-	static const struct evspec ev[] = {
-		{ "cycles", HW, 0, 0, 3, 1000, 0, false },
-		{ "instructions", HW, 1, 0, 0, 0, 0, false },
-		{ "faults", SW, 2, 0, 0, 0, 0, false },
-	};
 	static const struct op ops[] = {
 		S(0, 0, 10, F, 0, 100, 50, 5),
 		S(0, 0, 10, F, 0, 200, 90, 6),
 	};
-	struct fixture fx = { ev, 3, 0, false, false, 0, ops, N(ops), false, 2, 0 };
+	struct fixture fx = { cyc_ins_faults, 3, 0, false, false, 0, ops, N(ops), false, 2, 0 };
 	struct pm_metrics *m = pm_metrics__new(NULL);
 	struct pm_error err = { 0 };
 
