@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The windows accumulator's results: metric values with their intervals,
- * the table (two column orders) and the JSON document.
+ * The windows accumulator's results: the summary, counters and functions,
+ * metric values with their intervals, the table (two column orders) and
+ * the JSON document.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,6 +17,63 @@
 #include "pmprof/util.h"
 
 #define Z95 1.959963984540054
+
+/* ---- counters and functions ------------------------------------------ */
+
+const struct pm_metrics_summary *pm_metrics__summary(struct pm_metrics *m)
+{
+	mx_finish(m);
+	return &m->sum;
+}
+
+size_t pm_metrics__nr_counters(const struct pm_metrics *m)
+{
+	mx_finish((struct pm_metrics *)m);
+	return m->nr_counters;
+}
+
+const char *pm_metrics__counter_name(const struct pm_metrics *m, size_t c)
+{
+	mx_finish((struct pm_metrics *)m);
+	return c < m->nr_counters ? m->counters[c].name : NULL;
+}
+
+size_t pm_metrics__nr_readers(const struct pm_metrics *m)
+{
+	return m->nr_readers;
+}
+
+size_t pm_metrics__nr_funcs(const struct pm_metrics *m)
+{
+	return m->nr_funcs;
+}
+
+const struct pm_metrics_func *pm_metrics__func(const struct pm_metrics *m,
+					       size_t i)
+{
+	mx_finish((struct pm_metrics *)m);
+	return i < m->nr_funcs ? &m->funcs[i]->pub : NULL;
+}
+
+const struct pm_metrics_func *pm_metrics__find(const struct pm_metrics *m,
+					       const char *dso,
+					       const char *sym)
+{
+	size_t i;
+
+	if (!dso)
+		dso = "[unknown]";
+	if (!sym)
+		sym = "[unknown]";
+	mx_finish((struct pm_metrics *)m);
+	for (i = 0; i < m->nr_funcs; i++)
+		if (!strcmp(m->funcs[i]->pub.dso_name, dso) &&
+		    !strcmp(m->funcs[i]->pub.sym_name, sym))
+			return &m->funcs[i]->pub;
+	return NULL;
+}
+
+/* ---- metric values ----------------------------------------------------- */
 
 size_t pm_metrics__nr_metrics(const struct pm_metrics *m)
 {
