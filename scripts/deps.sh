@@ -52,6 +52,7 @@ patch                    lab      -         the lab kernel patch
 man-db                   test     -         man page checks
 groff-base               test     -         man page checks
 python3                  test     -         perf script -s benchmark
+valgrind                 test     -         leak checks of the error exits of record
 '
 
 group=test check_only=0 list_only=0

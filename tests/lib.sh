@@ -24,6 +24,24 @@ check() {
 	fi
 }
 
+# tiny_tmpfs DIR [CLEANUP]: a full disk a test makes itself: a 64 KB tmpfs
+# mounted at DIR (made here) and unmounted at exit, after CLEANUP (a
+# command) runs. Without root, or where it cannot mount, prints a skip
+# line and fails.
+tiny_tmpfs() {
+	if [ "$(id -u)" != 0 ]; then
+		skip "full disk" "needs root to mount a tmpfs"
+		return 1
+	fi
+	mkdir -p "$1"
+	if ! mount -t tmpfs -o size=64k pmprof-test "$1" 2>/dev/null; then
+		skip "full disk" "cannot mount a tmpfs here"
+		return 1
+	fi
+	TINY_TMPFS=$1 TINY_TMPFS_CLEANUP=${2:-:}
+	trap 'eval "$TINY_TMPFS_CLEANUP"; umount "$TINY_TMPFS" 2>/dev/null; rm -rf "$TMP"' EXIT
+}
+
 # check_eq NAME EXPECTED ACTUAL
 check_eq() {
 	if [ "$2" = "$3" ]; then
@@ -42,6 +60,21 @@ check_files_eq() {
 	else
 		not_ok "$1"
 		diff -u "$2" "$3" | head -30 | sed 's/^/# /'
+	fi
+}
+
+# expect NAME STATUS PATTERN CMD...: CMD exits STATUS and its stderr
+# matches PATTERN (grep -E); run in the current directory (out.txt, err.txt).
+expect() {
+	local name=$1 want=$2 pat=$3 rc
+	shift 3
+	"$@" >out.txt 2>err.txt
+	rc=$?
+	if [ "$rc" = "$want" ] && grep -Eq -- "$pat" err.txt; then
+		ok "$name (exit $rc)"
+	else
+		not_ok "$name: exit $rc, wanted $want"
+		sed 's/^/# /' err.txt | head -5
 	fi
 }
 

@@ -29,6 +29,7 @@
 #include "pmprof/attr.h"
 #include "pmprof/bytes.h"
 #include "pmprof/hfprobe.h"
+#include "pmprof/outfile.h"
 #include "pmprof/period.h"
 #include "pmprof/records.h"
 #include "pmprof/util.h"
@@ -83,6 +84,9 @@ struct pm_recorder {
 	int nr_rings;
 	struct pollfd *pfd;
 	struct pm_writer *w;
+	struct pm_outfile *file;	/* the output, renamed into place at finish */
+	char *partial;			/* kept after a failed finish */
+	bool pipe_out;
 	struct pm_hits *hits;
 	struct pm_record_stats st;
 	char *output;
@@ -244,7 +248,7 @@ static int make_cgroup(struct pm_recorder *r)
 
 	if (geteuid() != 0 || find_cgroup2(root, sizeof(root)))
 		return -1;
-	snprintf(dir, sizeof(dir), "%s/pmprof-record-%d", root, (int)getpid());
+	snprintf(dir, sizeof(dir), "%s/" PM_REC_CGROUP_PREFIX "%d", root, (int)getpid());
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return -1;
 	r->cgroup_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -631,6 +635,68 @@ static int open_all(struct pm_recorder *r, struct pm_error *err)
 	return 0;
 }
 
+/* Undo open_all: every instance closed, every ring unmapped. */
+static void close_all(struct pm_recorder *r)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; k < r->nr_rings; k++)
+		pm_ring__unmap(&r->rings[k]);
+	for (i = 0; i < r->nr_inst; i++)
+		if (r->inst[i].fd >= 0)
+			close(r->inst[i].fd);
+	for (k = 0; k < r->nr_ev; k++)
+		r->ev[k].nr_ids = 0;
+	r->nr_inst = 0;
+	r->nr_rings = 0;
+	free(r->id_hash);
+	r->id_hash = NULL;
+	free(r->pfd);
+	r->pfd = NULL;
+}
+
+/*
+ * perf's answer to EACCES/EPERM when perf_event_paranoid forbids kernel
+ * samples (2, the default) but not user ones: every event that allows it
+ * leaves out the kernel and the hypervisor and is renamed EVENT:u. False
+ * when that would not help (CPU-wide, :k events, privileged...).
+ */
+static bool fall_back_to_user(struct pm_recorder *r)
+{
+	bool cpu_wide = r->o.system_wide || r->o.cpu_list ||
+			r->st.scope == PM_BURST_SCOPE_CGROUP;
+	struct pm_perf_access acc;
+	char name[512];
+	bool any = false;
+	int i;
+
+	pm_perf_access__read(&acc);
+	for (i = 0; i < r->nr_ev; i++)
+		any |= pm_perf_access__user_only_helps(&acc, &r->ev[i].open, cpu_wide);
+	if (!any)
+		return false;
+	for (i = 0; i < r->nr_ev; i++) {
+		struct rec_event *re = &r->ev[i];
+
+		if (pm_attr__flag(&re->open, PM_ATTR_EXCLUDE_KERNEL) ||
+		    pm_attr__flag(&re->open, PM_ATTR_EXCLUDE_USER))
+			continue;
+		pm_attr__set_flag(&re->open, PM_ATTR_EXCLUDE_KERNEL, true);
+		pm_attr__set_flag(&re->open, PM_ATTR_EXCLUDE_HV, true);
+		pm_attr__set_flag(&re->file, PM_ATTR_EXCLUDE_KERNEL, true);
+		pm_attr__set_flag(&re->file, PM_ATTR_EXCLUDE_HV, true);
+		pm_perf_access__user_name(re->name, name, sizeof(name));
+		free(re->name);
+		re->name = pm_strdup(name);
+	}
+	note(r, "kernel.perf_event_paranoid is %d: sampling user space only (exclude_kernel, "
+	     "events renamed as %s), as perf does. For kernel samples too, run as root or "
+	     "with CAP_PERFMON, or set kernel.perf_event_paranoid to 1",
+	     acc.paranoid, r->ev[0].name);
+	return true;
+}
+
 /* ---- targets ---- */
 
 static int add_threads_of(struct pm_recorder *r, const char *list, bool whole_process,
@@ -674,7 +740,7 @@ static int add_threads_of(struct pm_recorder *r, const char *list, bool whole_pr
 static int fork_workload(struct pm_recorder *r, struct pm_error *err)
 {
 	int go[2], ep[2];
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	if (pipe2(go, O_CLOEXEC) || pipe2(ep, O_CLOEXEC))
 		return pm_error__fmt(err, -errno, "pipe: %s", strerror(errno));
@@ -692,6 +758,14 @@ static int fork_workload(struct pm_recorder *r, struct pm_error *err)
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
+		/* never outlive the recorder, even a killed one (checked
+		 * after: it may have died before the prctl) */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
+		/* the data stream owns stdout: the workload's output goes
+		 * to stderr, as perf does */
+		if (r->pipe_out && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);	/* the recorder gave up */
 		execvp(r->o.argv[0], r->o.argv);
@@ -732,6 +806,28 @@ static int write_events(struct pm_recorder *r, struct pm_error *err)
 			return ret;
 	}
 	return 0;
+}
+
+/* The tracepoints' formats, for perf report/script (HEADER_TRACING_DATA). */
+static int write_tracing_data(struct pm_recorder *r, struct pm_error *err)
+{
+	struct pm_tracepoint_ref *tps = pm_calloc((size_t)r->nr_ev, sizeof(*tps));
+	struct pm_strbuf blob = PM_STRBUF_INIT;
+	size_t n = 0;
+	int i, ret = 0;
+
+	for (i = 0; i < r->nr_ev; i++)
+		if (!r->ev[i].dummy && r->ev[i].file.type == PM_TYPE_TRACEPOINT) {
+			tps[n].name = r->ev[i].name;
+			tps[n++].id = r->ev[i].file.config;
+		}
+	if (n)
+		ret = pm_tracing_data__build(tps, n, &blob, err);
+	if (n && !ret)
+		ret = pm_writer__set_tracing_data(r->w, blob.buf, blob.len, err);
+	pm_strbuf__release(&blob);
+	free(tps);
+	return ret;
 }
 
 static int write_id_index(struct pm_recorder *r, struct pm_error *err)
@@ -1049,24 +1145,14 @@ static int drain(struct pm_recorder *r, struct pm_error *err)
 		ret = pm_writer__finished_round(r->w, err);
 		r->round_dirty = false;
 	}
+	/* on disk as it comes: a killed recorder loses no drained data */
+	if (!ret)
+		ret = pm_writer__flush(r->w, err);
 	r->st.bytes = pm_writer__offset(r->w);
 	return ret;
 }
 
 /* ---- the API ---- */
-
-static void rename_old(const char *path)
-{
-	struct stat sb;
-	char *old;
-
-	if (stat(path, &sb) || !S_ISREG(sb.st_mode) || !sb.st_size)
-		return;
-	old = pm_malloc(strlen(path) + 5);
-	sprintf(old, "%s.old", path);
-	rename(path, old);
-	free(old);
-}
 
 int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 		   struct pm_error *err)
@@ -1082,9 +1168,15 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 	r->child = -1;
 	r->go_fd = r->err_fd = r->cgroup_fd = -1;
 	r->output = pm_strdup(o->output ? o->output : "perf.data");
-	pipe_out = !strcmp(r->output, "-");
+	pipe_out = r->pipe_out = !strcmp(r->output, "-");
 	r->hits = pm_hits__new();
 	r->workload_only = o->argv && !per_cpu && !o->pid_list && !o->tid_list;
+	{
+		char root[256];
+
+		if (geteuid() == 0 && !find_cgroup2(root, sizeof(root)))
+			pm_rec_leftovers__cgroups(root, o->note, o->note_ctx);
+	}
 	if (!o->events || !o->events->nr) {
 		ret = pm_error__fmt(err, PM_EUSAGE, "no events");
 		goto fail;
@@ -1176,20 +1268,31 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 	}
 	configure_events(r);
 	ret = open_all(r, err);
+	if ((ret == -EACCES || ret == -EPERM) && fall_back_to_user(r)) {
+		close_all(r);
+		ret = open_all(r, err);
+	}
 	if (ret)
 		goto fail;
-	/* the file */
-	if (pipe_out) {
-		wo.pipe = true;
-	} else {
-		rename_old(r->output);
+	/* the file: PATH.PID.partial until finish renames it (see outfile.h) */
+	pm_rec_leftovers__partials(r->output, o->note, o->note_ctx);
+	{
+		struct pm_outfile_opts fo = { .sz = sizeof(fo), .keep_old = true };
+
+		ret = pm_outfile__open(&r->file, r->output, &fo, err);
 	}
-	ret = pm_writer__open(&r->w, r->output, &wo, err);
+	if (ret)
+		goto fail;
+	wo.pipe = pipe_out;
+	ret = pm_writer__open_fd(&r->w, pm_outfile__fd(r->file),
+				 pm_outfile__name(r->file), &wo, err);
 	if (ret)
 		goto fail;
 	if ((ret = write_events(r, err)))
 		goto fail;
 	if ((ret = pm_synth__system_features(r->w, err)))
+		goto fail;
+	if ((ret = write_tracing_data(r, err)))
 		goto fail;
 	if (o->cmdline_argc &&
 	    (ret = pm_writer__set_cmdline(r->w, o->cmdline_argc, o->cmdline_argv, err)))
@@ -1230,6 +1333,8 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 			last = tgid;
 		}
 	}
+	if (!ret)
+		ret = pm_writer__flush(r->w, err);
 	if (ret)
 		goto fail;
 	r->st.bytes = pm_writer__offset(r->w);
@@ -1381,10 +1486,64 @@ int pm_recorder__poll(struct pm_recorder *r, int timeout_ms, struct pm_error *er
 	return r->done ? 0 : 1;
 }
 
+/*
+ * The recording failed (a full disk...): keep what reached the disk under
+ * the partial name, and count it, so that the stats say what is there.
+ */
+static void keep_partial(struct pm_recorder *r)
+{
+	const char *partial = r->file ? pm_outfile__partial(r->file) : NULL;
+
+	pm_writer__delete(r->w);
+	r->w = NULL;
+	r->st.bytes = r->st.samples = 0;
+	if (partial) {
+		r->partial = pm_strdup(partial);
+		pm_rec_leftovers__count(partial, &r->st.bytes, &r->st.samples);
+	}
+	pm_outfile__leave(r->file);
+	r->file = NULL;
+}
+
+/* Whatever ended the recording, the workload does not run on: SIGTERM,
+ * SIGKILL after the grace time. One that was never released exits 127. */
+static void end_workload(struct pm_recorder *r)
+{
+	const struct timespec tick = { 0, 10000000 };
+	uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+	bool killed = false;
+	struct rusage ru;
+	int status;
+
+	if (r->child <= 0 || r->st.workload_exited)
+		return;
+	if (r->go_fd >= 0) {
+		close(r->go_fd);
+		r->go_fd = -1;
+	} else {
+		kill(r->child, SIGTERM);
+	}
+	for (;;) {
+		pid_t p = wait4(r->child, &status, WNOHANG, &ru);
+
+		if (p == r->child) {
+			reaped(r, status, &ru);
+			return;
+		}
+		if (p < 0 && errno != EINTR)
+			return;
+		if (!killed && clock_ns(CLOCK_MONOTONIC) - t0 > STOP_GRACE_NS) {
+			kill(r->child, SIGKILL);
+			killed = true;
+		}
+		nanosleep(&tick, NULL);
+	}
+}
+
 int pm_recorder__finish(struct pm_recorder *r, struct pm_error *err)
 {
 	size_t i;
-	int ret, status;
+	int ret;
 
 	if (r->finished)
 		return 0;
@@ -1415,25 +1574,20 @@ int pm_recorder__finish(struct pm_recorder *r, struct pm_error *err)
 			goto out;
 	}
 	r->st.bytes = pm_writer__offset(r->w);
-	ret = pm_writer__close(r->w, err);
+	ret = pm_writer__close(r->w, err);	/* the fd stays r->file's */
 	r->w = NULL;
 	if (!ret) {
 		struct stat sb;
 
-		if (strcmp(r->output, "-") && !stat(r->output, &sb))
+		ret = pm_outfile__commit(r->file, err);
+		r->file = NULL;
+		if (!ret && !r->pipe_out && !stat(r->output, &sb))
 			r->st.bytes = (uint64_t)sb.st_size;
 	}
 out:
-	if (r->child > 0 && !r->st.workload_exited) {
-		if (r->go_fd >= 0) {
-			close(r->go_fd);	/* never started: it exits 127 */
-			r->go_fd = -1;
-		}
-		struct rusage ru;
-
-		if (wait4(r->child, &status, 0, &ru) == r->child)
-			reaped(r, status, &ru);
-	}
+	if (ret)
+		keep_partial(r);
+	end_workload(r);
 	remove_cgroup(r);
 	return ret;
 }
@@ -1448,9 +1602,13 @@ const char *pm_recorder__output(const struct pm_recorder *r)
 	return r->output;
 }
 
+const char *pm_recorder__partial(const struct pm_recorder *r)
+{
+	return r->partial;
+}
+
 void pm_recorder__delete(struct pm_recorder *r)
 {
-	size_t i;
 	int k;
 
 	if (!r)
@@ -1466,23 +1624,23 @@ void pm_recorder__delete(struct pm_recorder *r)
 	}
 	if (r->err_fd >= 0)
 		close(r->err_fd);
-	for (k = 0; k < r->nr_rings; k++)
-		pm_ring__unmap(&r->rings[k]);
-	for (i = 0; i < r->nr_inst; i++)
-		if (r->inst[i].fd >= 0)
-			close(r->inst[i].fd);
+	close_all(r);
 	remove_cgroup(r);
 	if (r->w)
 		pm_writer__delete(r->w);
+	/* not finished: nothing recorded yet is dropped, anything else kept */
+	if (r->started)
+		pm_outfile__leave(r->file);
+	else
+		pm_outfile__abort(r->file);
+	free(r->partial);
 	for (k = 0; k < r->nr_ev; k++) {
 		free(r->ev[k].name);
 		free(r->ev[k].ids);
 	}
 	free(r->ev);
 	free(r->inst);
-	free(r->id_hash);
 	free(r->rings);
-	free(r->pfd);
 	free(r->threads);
 	free(r->output);
 	pm_cpu_list__exit(&r->cpus);
