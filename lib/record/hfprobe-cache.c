@@ -69,27 +69,34 @@ static char *read_trusted(const char *path)
 	return buf;
 }
 
+struct cache_line {
+	char boot[64];
+	uint32_t type;
+	uint64_t config;
+	enum pm_hf_verdict verdict;
+	const char *why;		/* points into the line */
+};
+
 /* Parse "BOOT TYPE CONFIG VERDICT WHY"; 0 or -1. */
-static int parse_line(const char *line, char boot[64], uint32_t *type, uint64_t *config,
-		      enum pm_hf_verdict *v, const char **why)
+static int parse_line(const char *line, struct cache_line *l)
 {
 	unsigned long t;
 	unsigned long long c;
 	char verdict[16];
 	int used = 0;
 
-	if (sscanf(line, "%63s %lu %llu %15s %n", boot, &t, &c, verdict, &used) != 4 ||
+	if (sscanf(line, "%63s %lu %llu %15s %n", l->boot, &t, &c, verdict, &used) != 4 ||
 	    !used || t > UINT32_MAX)
 		return -1;
 	if (!strcmp(verdict, "present"))
-		*v = PM_HF_PRESENT;
+		l->verdict = PM_HF_PRESENT;
 	else if (!strcmp(verdict, "absent"))
-		*v = PM_HF_ABSENT;
+		l->verdict = PM_HF_ABSENT;
 	else
 		return -1;
-	*type = (uint32_t)t;
-	*config = c;
-	*why = line + used;
+	l->type = (uint32_t)t;
+	l->config = c;
+	l->why = line + used;
 	return 0;
 }
 
@@ -103,20 +110,16 @@ int pm_hf_probe__cache_get(const char *path, const char *boot_id, uint32_t type,
 		return 0;
 	for (line = strtok_r(text, "\n", &save); line && !found;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char boot[64];
-		uint32_t t;
-		uint64_t c;
-		enum pm_hf_verdict v;
-		const char *why;
+		struct cache_line l;
 
-		if (parse_line(line, boot, &t, &c, &v, &why) || strcmp(boot, boot_id) ||
-		    t != type || c != config)
+		if (parse_line(line, &l) || strcmp(l.boot, boot_id) || l.type != type ||
+		    l.config != config)
 			continue;
-		out->verdict = v;
-		out->type = t;
-		out->config = c;
+		out->verdict = l.verdict;
+		out->type = l.type;
+		out->config = l.config;
 		out->definite = true;
-		snprintf(out->why, sizeof(out->why), "%s", why);
+		snprintf(out->why, sizeof(out->why), "%s", l.why);
 		found = 1;
 	}
 	free(text);
@@ -181,14 +184,10 @@ int pm_hf_probe__cache_put(const char *path, const char *boot_id,
 	old = read_trusted(path);
 	for (line = old ? strtok_r(old, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char boot[64];
-		uint32_t t;
-		uint64_t c;
-		enum pm_hf_verdict v;
-		const char *why;
+		struct cache_line l;
 
-		if (!parse_line(line, boot, &t, &c, &v, &why) && !strcmp(boot, boot_id) &&
-		    (t != p->type || c != p->config))
+		if (!parse_line(line, &l) && !strcmp(l.boot, boot_id) &&
+		    (l.type != p->type || l.config != p->config))
 			fprintf(f, "%s\n", line);
 	}
 	free(old);
