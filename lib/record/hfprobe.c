@@ -177,7 +177,7 @@ static enum pm_hf_verdict run_once(uint32_t type, uint64_t config, struct pm_hf_
 	struct pm_error err;
 	struct pm_attr a;
 	int64_t cpu0, wall0;
-	volatile uint64_t spin = 0;
+	uint64_t spin = 0;
 	size_t n = 0;
 	bool clean = true;
 	long fd;
@@ -234,8 +234,11 @@ static enum pm_hf_verdict run_once(uint32_t type, uint64_t config, struct pm_hf_
 	wall0 = now_ns(CLOCK_MONOTONIC);
 	ioctl((int)fd, PERF_EVENT_IOC_ENABLE, 0);
 	while (n < plan.samples && clean) {
-		for (int i = 0; i < 20000; i++)
+		/* work the compiler cannot drop: the event counts it */
+		for (int i = 0; i < 20000; i++) {
 			spin += (uint64_t)i;
+			__asm__ volatile("" : "+r"(spin));
+		}
 		clean = drain(&rb, periods, &n, PM_ARRAY_SIZE(periods));
 		if (now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0 > PROBE_CPU_NS ||
 		    now_ns(CLOCK_MONOTONIC) - wall0 > PROBE_WALL_NS)

@@ -33,6 +33,8 @@ workload -n 500 --truth >\$LAB_OUT/truth.txt
 pmprof record --hf-mode auto -e '$SPEC' -o \$LAB_OUT/b.data -- workload -n $N >/dev/null 2>\$LAB_OUT/burst.err
 echo \$? >\$LAB_OUT/burst.rc
 pmprof metrics -s none --format json -i \$LAB_OUT/b.data >\$LAB_OUT/burst.json
+pmprof record --hf-mode auto -e '{cycles/period=$P,hf-period=$S/,instructions}:uS' -o a.data -- workload -n 100 >/dev/null 2>\$LAB_OUT/auto.err
+echo \$? >\$LAB_OUT/auto.rc
 pmprof record --metrics -o m.data -- workload -n 2000 >/dev/null 2>\$LAB_OUT/metrics.err
 echo \$? >\$LAB_OUT/metrics.rc
 pmprof metrics -i m.data >\$LAB_OUT/metrics.txt 2>&1
@@ -43,12 +45,19 @@ O="$TMP/stock-icount"
 "$PMPROF" dump -i "$O/b.data" 2>"$TMP/dump.err" |
 	awk -v N=$B -v S=$S -v TOL=0 -f "$TOP/tests/tools/burst-check.awk" >"$O/burst.check"
 
-if [ "$(cat "$O/burst.rc" 2>/dev/null)" = 0 ] &&
-   grep -q "hf mode: burst (this kernel does not take 144-byte attrs with hf_sample (perf_event_open: E2BIG" "$O/burst.err"; then
-	ok "stock-icount: --hf-mode auto picks burst and says why: $(grep -o 'E2BIG[^)]*' "$O/burst.err" | head -1)"
+if [ "$(cat "$O/auto.rc" 2>/dev/null)" = 0 ] &&
+   grep -q "hf mode: burst (this kernel does not take 144-byte attrs with hf_sample (perf_event_open: E2BIG" "$O/auto.err"; then
+	ok "stock-icount: --hf-mode auto picks burst and says why: $(grep -o 'E2BIG[^)]*' "$O/auto.err" | head -1)"
 else
 	not_ok "stock-icount: --hf-mode auto picks burst and says why"
-	show "$O/burst.err" "$TMP/stock-icount.err"
+	show "$O/auto.err" "$TMP/stock-icount.err"
+fi
+if [ "$(cat "$O/burst.rc" 2>/dev/null)" = 0 ] &&
+   grep -q "hf mode: burst (.*hf-burst and hf-jitter have no kernel ABI)" "$O/burst.err"; then
+	ok "stock-icount: with hf-burst=$B, auto picks burst: the kernel ABI has no bursts"
+else
+	not_ok "stock-icount: with hf-burst=$B, auto picks burst"
+	show "$O/burst.err"
 fi
 
 # "bursts B bad K short_bursts C windows W min A p50 M p95 Q max X within T"
