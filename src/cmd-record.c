@@ -670,8 +670,8 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 		fprintf(stderr, "pmprof record: lost %" PRIu64 " samples\n", st->lost);
 	if (ret < 0)
 		status = PM_EXIT_INPUT;
-	else if (stop_signal)
-		status = 0;	/* interrupted on purpose: the file is complete */
+	else if (stop_signal || size_reached)
+		status = 0;	/* stopped on purpose: the file is complete */
 	else if (st->have_workload && st->workload_exited) {
 		if (WIFEXITED(st->workload_status))
 			status = WEXITSTATUS(st->workload_status);
