@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The catalog of events for `pmprof list` (see catalog.h). */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,34 +70,6 @@ static void read_cache(struct pm_catalog *c)
 		add(c, PM_CAT_CACHE, name, 3, config);
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static char **sorted_dir(const char *path, size_t *nr)
-{
-	DIR *d = opendir(path);
-	struct dirent *de;
-	char **v = NULL;
-	size_t n = 0, alloc = 0;
-
-	*nr = 0;
-	if (!d)
-		return NULL;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		PM_GROW(v, alloc, n + 1);
-		v[n++] = pm_strdup(de->d_name);
-	}
-	closedir(d);
-	if (n)
-		qsort(v, n, sizeof(*v), cmp_name);
-	*nr = n;
-	return v;
-}
-
 static void read_tracepoints(struct pm_catalog *c, const char *root)
 {
 	char dir[512];
@@ -110,14 +81,14 @@ static void read_tracepoints(struct pm_catalog *c, const char *root)
 		return;
 	c->have_tracefs = true;
 	pm_strbuf__addf(&p, "%s/events", dir);
-	sys = sorted_dir(p.buf, &nsys);
+	sys = pm_sysfs_list_dir(p.buf, &nsys);
 	for (i = 0; i < nsys; i++) {
 		char **tps;
 		size_t ntp;
 
 		pm_strbuf__reset(&p);
 		pm_strbuf__addf(&p, "%s/events/%s", dir, sys[i]);
-		tps = sorted_dir(p.buf, &ntp);
+		tps = pm_sysfs_list_dir(p.buf, &ntp);
 		for (j = 0; j < ntp; j++) {
 			struct pm_strbuf name = PM_STRBUF_INIT;
 			char idp[1024];

@@ -33,6 +33,8 @@ char **pm_sysfs_pmus(const char *root, size_t *nr);
 /* The sorted entries of PMU's events/ (or format/) directory. */
 char **pm_sysfs_pmu_dir(const char *root, const char *pmu, const char *sub, size_t *nr);
 void pm_sysfs_free_list(char **v, size_t nr);
+/* A directory's entries but dot files, sorted; NULL (and 0) if none. */
+char **pm_sysfs_list_dir(const char *path, size_t *nr);
 /* A tracepoint's id from tracefs (or debugfs) under root. */
 int pm_sysfs_tracepoint_id(const char *root, const char *sys, const char *name,
 			   uint64_t *id);

@@ -189,7 +189,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* The entries of a directory, sorted (readdir order is arbitrary). */
-static char **list_dir(const char *path, size_t *nr)
+char **pm_sysfs_list_dir(const char *path, size_t *nr)
 {
 	DIR *d = opendir(path);
 	struct dirent *de;
@@ -230,7 +230,7 @@ char **pm_sysfs_pmus(const char *root, size_t *nr)
 	char **v;
 
 	pm_strbuf__addf(&sb, "%s/" PMU_DIR, root ? root : "/sys");
-	v = list_dir(pm_strbuf__str(&sb), nr);
+	v = pm_sysfs_list_dir(pm_strbuf__str(&sb), nr);
 	pm_strbuf__release(&sb);
 	return v;
 }
@@ -244,7 +244,7 @@ char **pm_sysfs_pmu_dir(const char *root, const char *pmu, const char *sub, size
 	if (!safe_name(pmu, strlen(pmu)) || !safe_name(sub, strlen(sub)))
 		return NULL;
 	pm_strbuf__addf(&sb, "%s/" PMU_DIR "/%s/%s", root ? root : "/sys", pmu, sub);
-	v = list_dir(pm_strbuf__str(&sb), nr);
+	v = pm_sysfs_list_dir(pm_strbuf__str(&sb), nr);
 	pm_strbuf__release(&sb);
 	return v;
 }
@@ -281,7 +281,7 @@ char *pm_sysfs_find_alias_pmu(const char *root, const char *name)
 	size_t n, i;
 
 	pm_strbuf__addf(&sb, "%s/" PMU_DIR, root ? root : "/sys");
-	pmus = list_dir(pm_strbuf__str(&sb), &n);
+	pmus = pm_sysfs_list_dir(pm_strbuf__str(&sb), &n);
 	pm_strbuf__release(&sb);
 	for (i = 0; i < n && !found; i++) {
 		char *a = pm_sysfs_pmu_alias(root, pmus[i], name);
@@ -302,7 +302,7 @@ char *pm_sysfs_pmu_format_names(const char *root, const char *pmu)
 	size_t n, i;
 
 	pm_strbuf__addf(&sb, "%s/" PMU_DIR "/%s/format", root ? root : "/sys", pmu);
-	v = list_dir(pm_strbuf__str(&sb), &n);
+	v = pm_sysfs_list_dir(pm_strbuf__str(&sb), &n);
 	pm_strbuf__release(&sb);
 	for (i = 0; i < n; i++) {
 		if (i)

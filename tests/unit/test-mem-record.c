@@ -17,10 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include <jansson.h>
 
 #include "builtin.h"
 #include "fixture/kit.h"
+#include "fixture/runcmd.h"
 #include "pmprof/attr.h"
 #include "pmprof/util.h"
 
@@ -37,33 +37,6 @@
 #define TLB_MISS 0x4
 #define MEM_NA 0x5080021ULL	/* the kernel's PERF_MEM_NA */
 
-/* Run cmd in-process with stdout in a file; its JSON. */
-static json_t *run_json(int (*cmd)(int, const char **), const char **argv)
-{
-	char out[] = "/tmp/pmprof-memrec-XXXXXX";
-	json_error_t jerr;
-	json_t *doc;
-	int fd, saved, argc = 0, ret;
-
-	while (argv[argc])
-		argc++;
-	fd = mkstemp(out);
-	assert_true(fd >= 0);
-	fflush(stdout);
-	saved = dup(1);
-	assert_true(dup2(fd, 1) >= 0);
-	ret = cmd(argc, argv);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	close(fd);
-	assert_int_equal(ret, 0);
-	doc = json_load_file(out, 0, &jerr);
-	unlink(out);
-	if (!doc)
-		fail_msg("%s", jerr.text);
-	return doc;
-}
 
 static uint64_t num(json_t *o, const char *k)
 {
@@ -94,7 +67,7 @@ static void test_mem_record_alpha(void **state)
 	uint64_t load_hit = 0, load_miss = 0, store_hit = 0;
 
 	(void)state;
-	doc = run_json(cmd_mem, rec);
+	doc = pm_test__run_json(cmd_mem, rec, 0);
 	assert_int_equal(json_array_size(doc), 1);
 	ev = json_array_get(doc, 0);
 	assert_string_equal(json_string_value(json_object_get(ev, "name")), "cpu/cycles,profileme/");
@@ -138,7 +111,7 @@ static void test_mem_record_alpha(void **state)
 	{
 		const char *mem[] = { "mem", "-i", path, "--format", "json", NULL };
 
-		doc = run_json(cmd_mem, mem);
+		doc = pm_test__run_json(cmd_mem, mem, 0);
 	}
 	unlink(path);
 	/* 6 with a data source; the N/A one apart; none without */

@@ -27,6 +27,7 @@
 
 #include "builtin.h"
 #include "fixture/kit.h"
+#include "fixture/runcmd.h"
 #include "pmprof/util.h"
 
 /* Register bits, from the reference's tables (I_STAT, PCTR_CTL). */
@@ -573,30 +574,7 @@ static const char expect_mem[] =
 /* Run cmd with argv (NULL-terminated), stdout to a file; its JSON. */
 static json_t *run_json(int (*cmd)(int, const char **), const char **argv)
 {
-	char out[] = "/tmp/pmprof-pmfix-out-XXXXXX";
-	json_error_t jerr;
-	json_t *doc;
-	int fd, saved, argc = 0, ret;
-
-	while (argv[argc])
-		argc++;
-	fd = mkstemp(out);
-	assert_true(fd >= 0);
-	fflush(stdout);
-	saved = dup(1);
-	assert_true(saved >= 0);
-	assert_true(dup2(fd, 1) >= 0);
-	ret = cmd(argc, argv);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	close(fd);
-	assert_int_equal(ret, 0);
-	doc = json_load_file(out, JSON_DECODE_INT_AS_REAL, &jerr);
-	if (!doc)
-		fail_msg("%s: %s", out, jerr.text);
-	unlink(out);
-	return doc;
+	return pm_test__run_json(cmd, argv, JSON_DECODE_INT_AS_REAL);
 }
 
 static void assert_json_eq(json_t *got, const char *expect)
