@@ -173,7 +173,9 @@ static void read_section(const struct pm_reader *r, const uint8_t *p,
 	s->size = pm_reader__u64(r, p + 8);
 }
 
-/* Is [off, off + size) inside the file? */
+/* Is [off, off + size) inside the file, and past the header when it
+ * holds anything? (A section over the header would read the header's
+ * bytes as attrs or ids: magic as an attr size of 843 MB.) */
 static int check_section(const struct pm_reader *r, const char *what,
 			 const struct pm_section *s, uint64_t where,
 			 struct pm_error *err)
@@ -185,6 +187,11 @@ static int check_section(const struct pm_reader *r, const char *what,
 				    "%s section [%" PRIu64 ", +%" PRIu64
 				    ") lies beyond the end of the file (%" PRIu64 " bytes)",
 				    what, s->offset, s->size, fsize);
+	if (s->size && s->offset < r->hdr.size)
+		return pm_error__at(err, PM_EFORMAT, where,
+				    "%s section [%" PRIu64 ", +%" PRIu64
+				    ") overlaps the %" PRIu64 "-byte file header",
+				    what, s->offset, s->size, r->hdr.size);
 	return 0;
 }
 
@@ -212,18 +219,28 @@ static void read_feature_bitmap(struct pm_reader *r, const uint8_t *p)
 		memcpy(r->hdr.features, as64, sizeof(as64));
 }
 
+/*
+ * The attrs section: attr_size - 16 bytes of attr (from 64 to a page),
+ * then the {offset, size} of the event's u64 ids. The id arrays of all
+ * events together fit in the file: they cannot overlap in a real one, and
+ * so the work of reading them is bounded by the file's size.
+ */
 static int read_attrs(struct pm_reader *r, struct pm_error *err)
 {
 	const struct pm_section *as = &r->hdr.attrs;
-	uint64_t n, i;
+	uint64_t n, i, total_ids = 0;
+	int ret;
 
 	if (!as->size)
 		return 0;
-	if (r->hdr.attr_size < 16 + 8)
+	if (r->hdr.attr_size < 16 + PM_ATTR_SIZE_VER0 ||
+	    r->hdr.attr_size > 16 + PM_ATTR_SIZE_MAX)
 		return pm_error__at(err, PM_EFORMAT, 16,
-				    "attr_size %" PRIu64 " is too small", r->hdr.attr_size);
-	if (check_section(r, "attrs", as, 24, err))
-		return -PM_ETRUNC;
+				    "attr_size %" PRIu64 " is invalid: an attr of %u to %u bytes and 16 bytes of ids section",
+				    r->hdr.attr_size, PM_ATTR_SIZE_VER0, PM_ATTR_SIZE_MAX);
+	ret = check_section(r, "attrs", as, 24, err);
+	if (ret)
+		return ret;
 	n = as->size / r->hdr.attr_size;
 	if (as->size % r->hdr.attr_size)
 		return pm_error__at(err, PM_EFORMAT, 32,
@@ -238,21 +255,31 @@ static int read_attrs(struct pm_reader *r, struct pm_error *err)
 		struct pm_attr attr;
 		struct pm_event *ev;
 		uint64_t j;
-		int ret;
 
 		ret = pm_attr__decode(&attr, p, attr_len, r->big_endian, err);
 		if (ret) {
-			err->has_offset = true;
-			err->offset = off;
+			if (err) {
+				err->has_offset = true;
+				err->offset = off;
+			}
 			return ret;
 		}
 		read_section(r, p + attr_len, &ids);
-		if (check_section(r, "event ids", &ids, off + attr_len, err))
-			return -PM_ETRUNC;
+		ret = check_section(r, "event ids", &ids, off + attr_len, err);
+		if (ret)
+			return ret;
+		total_ids += ids.size / 8;
+		if (total_ids > r->src.map_size / 8)
+			return pm_error__at(err, PM_EFORMAT, off + attr_len,
+					    "the events' id sections hold more ids than the file has room for (they overlap)");
 		ev = pm_reader__add_event(r, &attr);
-		for (j = 0; j < ids.size / 8; j++)
-			pm_reader__add_id(r, ev,
-					  pm_reader__u64(r, r->src.map + ids.offset + 8 * j));
+		ev->ids = pm_calloc(ids.size / 8 ? ids.size / 8 : 1, sizeof(*ev->ids));
+		for (j = 0; j < ids.size / 8; j++) {
+			uint64_t id = pm_reader__u64(r, r->src.map + ids.offset + 8 * j);
+
+			pm_idmap__insert(&r->ids, id)->idx = ev->idx;
+			ev->ids[ev->nr_ids++] = id;
+		}
 	}
 	return 0;
 }
@@ -293,6 +320,7 @@ static int read_file_header(struct pm_reader *r, struct pm_error *err)
 {
 	const uint8_t *p;
 	size_t avail;
+	int ret;
 
 	p = pm_source__get(&r->src, 0, 16, &avail, err);
 	if (!p) {
@@ -342,8 +370,13 @@ static int read_file_header(struct pm_reader *r, struct pm_error *err)
 			return -PM_ETRUNC;
 		r->data_end = r->hdr.data.offset + r->hdr.data.size;
 	}
-	if (read_attrs(r, err))
-		return -PM_EFORMAT;
+	if (r->hdr.data.offset < r->hdr.size)
+		return pm_error__at(err, PM_EFORMAT, 40,
+				    "data section starts at %" PRIu64 ", inside the %" PRIu64 "-byte header",
+				    r->hdr.data.offset, r->hdr.size);
+	ret = read_attrs(r, err);
+	if (ret)
+		return ret;
 	if (!r->interrupted && read_feature_sections(r, err))
 		return -PM_EFORMAT;
 	pm_reader__apply_features(r);
@@ -496,6 +529,7 @@ static int apply_header_attr(struct pm_reader *r, const struct pm_record *rec,
 	uint32_t asize;
 	struct pm_event *ev;
 	size_t i, nids;
+	int ret;
 
 	if (len < 8)
 		return pm_error__at(err, PM_EFORMAT, rec->offset,
@@ -507,8 +541,14 @@ static int apply_header_attr(struct pm_reader *r, const struct pm_record *rec,
 		return pm_error__at(err, PM_EFORMAT, rec->offset,
 				    "HEADER_ATTR record (%u bytes) is smaller than its attr (%u bytes)",
 				    rec->size, asize);
-	if (pm_attr__decode(&attr, body, asize, r->big_endian, err))
-		return pm_error__at(err, PM_EFORMAT, rec->offset, "%s", err->msg);
+	ret = pm_attr__decode(&attr, body, asize, r->big_endian, err);
+	if (ret) {
+		if (err) {	/* the message stays: it says what is wrong */
+			err->has_offset = true;
+			err->offset = rec->offset;
+		}
+		return ret;
+	}
 	ev = pm_reader__add_event(r, &attr);
 	nids = (len - asize) / 8;
 	for (i = 0; i < nids; i++)
