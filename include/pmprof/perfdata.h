@@ -262,6 +262,17 @@ bool pm_reader__interrupted(const struct pm_reader *r);
 uint64_t pm_reader__file_size(const struct pm_reader *r);
 
 /*
+ * A record's timestamp: 1 and *time when it has one (a SAMPLE with TIME,
+ * a kernel record whose sample_id_all trailer has TIME), 0 when not (a
+ * SAMPLE too short for it: its parse says why), < 0 when a record is too
+ * short for its trailer. Reads nothing but rec and the events: safe from
+ * any thread while no pipe header record is being applied.
+ */
+int pm_reader__record_time(const struct pm_reader *r,
+			   const struct pm_record *rec, uint64_t *time,
+			   struct pm_error *err);
+
+/*
  * The next record: 1 and *rec filled, 0 at the end, < 0 on error (err
  * names the offset). In pipe mode, HEADER_ATTR, HEADER_FEATURE,
  * EVENT_UPDATE and ID_INDEX records are also applied to the reader's
