@@ -8,9 +8,10 @@
  * The records the reader decodes are re-encoded from their decoded
  * fields, so a round trip checks both sides; the rest are copied (and
  * byte-swapped when their layout is known, refused when it is not).
+ * A directory recording (perf record --threads) comes out as one file,
+ * its records in the time order the reader merges them in.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +51,8 @@ static const char *const inject_usage[] = {
 };
 
 /* Features the writer encodes itself (from pm_features or the events),
- * or that cannot survive: COMPRESSED (records come out decompressed). */
+ * or that cannot survive: COMPRESSED (records come out decompressed),
+ * DIR_FORMAT (a directory comes out as one file). */
 static bool encoded_by_writer(unsigned int f)
 {
 	switch (f) {
@@ -59,7 +61,7 @@ static bool encoded_by_writer(unsigned int f)
 	case PM_FEAT_CPUID: case PM_FEAT_TOTAL_MEM: case PM_FEAT_CMDLINE:
 	case PM_FEAT_EVENT_DESC: case PM_FEAT_GROUP_DESC:
 	case PM_FEAT_SAMPLE_TIME: case PM_FEAT_CLOCKID: case PM_FEAT_BUILD_ID:
-	case PM_FEAT_COMPRESSED:
+	case PM_FEAT_COMPRESSED: case PM_FEAT_DIR_FORMAT:
 		return true;
 	}
 	return false;
@@ -70,29 +72,6 @@ static bool order_free(unsigned int f)
 {
 	return f == PM_FEAT_TRACING_DATA ||	/* self-describing */
 	       f == PM_FEAT_BRANCH_STACK || f == PM_FEAT_STAT; /* empty */
-}
-
-static int read_file_section(const char *path, const struct pm_section *s,
-			     uint8_t **out)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	*out = NULL;
-	if (fd < 0 || s->size > (1u << 30))
-		goto fail;
-	*out = pm_malloc(s->size ? s->size : 1);
-	n = pread(fd, *out, s->size, (off_t)s->offset);
-	close(fd);
-	if (n != (ssize_t)s->size)
-		goto fail;
-	return 0;
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(*out);
-	*out = NULL;
-	return -1;
 }
 
 /* Hand every feature over: typed ones re-encoded, others copied. */
@@ -113,8 +92,8 @@ static int copy_features(struct inject *in)
 			return ret;
 	}
 	for (i = 1; i < PM_FEAT_BITS; i++) {
-		uint8_t *buf = NULL;
-		size_t len = 0;
+		const uint8_t *buf;
+		size_t len;
 
 		if (!pm_features__has(f, i) || encoded_by_writer(i) ||
 		    (i == PM_FEAT_TRACING_DATA && in->tracing))
@@ -127,20 +106,14 @@ static int copy_features(struct inject *in)
 			continue;
 		}
 		if (pipe_in) {
-			if (!in->raw_feat[i])
-				continue;
-			buf = pm_malloc(in->raw_feat_len[i] + 1);
-			memcpy(buf, in->raw_feat[i], in->raw_feat_len[i]);
+			buf = in->raw_feat[i];
 			len = in->raw_feat_len[i];
-		} else if (read_file_section(in->input, &f->section[i], &buf)) {
-			fprintf(stderr, "pmprof: inject: cannot re-read feature %u of %s\n",
-				i, in->input);
-			continue;
 		} else {
-			len = f->section[i].size;
+			buf = pm_reader__feature_bytes(in->r, i, &len);
 		}
+		if (!buf)
+			continue;
 		ret = pm_writer__set_raw_feature(in->w, i, buf, len, &in->err);
-		free(buf);
 		if (ret)
 			return ret;
 	}
@@ -359,6 +332,8 @@ static int run(struct inject *in)
 				in->err.has_offset = true;
 				in->err.offset = rec.offset;
 			}
+			if (!in->err_in_output)
+				pm_reader__error_in(in->r, &rec, &in->err);
 			return ret;
 		}
 	}

@@ -392,6 +392,9 @@ int pm_features__parse(struct pm_reader *r, unsigned int feat,
 	case PM_FEAT_CLOCKID:
 		f->clockid_res_ns = get_u64(&c);
 		break;
+	case PM_FEAT_DIR_FORMAT:
+		f->dir_format_version = get_u64(&c);
+		break;
 	case PM_FEAT_CLOCK_DATA:
 		f->clock_data.version = get_u32(&c);
 		f->clock_data.clockid = get_u32(&c);

@@ -89,7 +89,67 @@ bool pm_reader__record_stable(const struct pm_reader *r,
 
 uint64_t pm_reader__file_size(const struct pm_reader *r)
 {
-	return pm_source__is_stream(&r->main.src) ? 0 : r->main.src.map_size;
+	uint64_t n = 0;
+	size_t i;
+
+	if (pm_source__is_stream(&r->main.src))
+		return 0;
+	for (i = 0; i < pm_reader__nr_parts(r); i++)
+		n += pm_reader__part_size(r, i);
+	return n;
+}
+
+bool pm_reader__is_dir(const struct pm_reader *r)
+{
+	return r->dir != NULL;
+}
+
+size_t pm_reader__nr_parts(const struct pm_reader *r)
+{
+	return r->dir ? pm_dir__nr_parts(r->dir) : 1;
+}
+
+const char *pm_reader__part_name(const struct pm_reader *r, size_t part)
+{
+	if (!r->dir)
+		return part ? NULL : r->name;
+	return part < pm_dir__nr_parts(r->dir) ? pm_dir__part_name(r->dir, part)
+					       : NULL;
+}
+
+uint64_t pm_reader__part_size(const struct pm_reader *r, size_t part)
+{
+	const struct pm_stream *st = part ? NULL : &r->main;
+
+	if (r->dir && part < pm_dir__nr_parts(r->dir))
+		st = pm_dir__part(r->dir, part);
+	return st && !pm_source__is_stream(&st->src) ? st->src.map_size : 0;
+}
+
+void pm_reader__error_in(const struct pm_reader *r, const struct pm_record *rec,
+			 struct pm_error *err)
+{
+	const char *name;
+
+	if (!err || !r->dir || err->part[0])
+		return;
+	name = pm_reader__part_name(r, rec->part);
+	if (name)
+		snprintf(err->part, sizeof(err->part), "%s", name);
+}
+
+const uint8_t *pm_reader__feature_bytes(const struct pm_reader *r,
+					unsigned int feat, size_t *len)
+{
+	const struct pm_section *s;
+
+	*len = 0;
+	if (r->pipe || !pm_features__has(&r->feat, feat))
+		return NULL;
+	/* read_feature_sections checked that it lies inside the file */
+	s = &r->feat.section[feat];
+	*len = (size_t)s->size;
+	return r->main.src.map + s->offset;
 }
 
 struct pm_event *pm_reader__add_event(struct pm_reader *r,
@@ -408,11 +468,15 @@ static struct pm_reader *reader_new(const char *name)
 	return r;
 }
 
+/* A file or pipe: its header, and it must be the whole recording. */
 static int finish_open(struct pm_reader **out, struct pm_reader *r,
 		       struct pm_error *err)
 {
 	int ret = read_file_header(r, err);
 
+	if (!ret && pm_features__has(&r->feat, PM_FEAT_DIR_FORMAT))
+		ret = pm_error__fmt(err, PM_EFORMAT,
+				    "the header of a directory recording (perf record --threads): its records are in the data.N files beside it; read the directory");
 	if (ret) {
 		pm_reader__delete(r);
 		*out = NULL;
@@ -432,61 +496,93 @@ int pm_reader__open_mem(struct pm_reader **out, const void *buf, size_t len,
 	return finish_open(out, r, err);
 }
 
+/* A regular file, mapped, or a FIFO or character device read as a
+ * stream; *out is a new reader named `name`. */
+static int open_path(struct pm_reader **out, const char *path,
+		     const char *name, bool *is_dir, struct pm_error *err)
+{
+	struct pm_reader *r;
+	struct stat st;
+	int fd, ret;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pm_error__fmt(err, errno, "cannot open: %s", strerror(errno));
+	if (fstat(fd, &st)) {
+		ret = pm_error__fmt(err, errno, "cannot stat: %s", strerror(errno));
+		close(fd);
+		return ret;
+	}
+	if (is_dir && S_ISDIR(st.st_mode)) {
+		close(fd);
+		*is_dir = true;
+		return 0;
+	}
+	r = reader_new(name);
+	if (!S_ISREG(st.st_mode)) {
+		r->main.src.fd = fd;		/* a FIFO or a character device */
+		r->main.src.close_fd = true;
+	} else {
+		ret = pm_source__map(&r->main.src, fd, (uint64_t)st.st_size, err);
+		close(fd);
+		if (ret) {
+			pm_reader__delete(r);
+			return ret;
+		}
+	}
+	*out = r;
+	return 0;
+}
+
+/*
+ * A directory: DIR/data holds the header. With the DIR_FORMAT feature
+ * (perf record --threads) the data.N files beside it hold the records
+ * too; without it (perf record --kcore) DIR/data is the whole recording.
+ * A recording cut short has no features to say (its data size is 0):
+ * then data.N files beside it make it a directory recording.
+ */
+static int open_dir(struct pm_reader **out, const char *path,
+		    const struct pm_reader_opts *opts, struct pm_error *err)
+{
+	struct pm_reader *r;
+	char *hdr = pm_path_join(path, "data");
+	int ret = open_path(&r, hdr, path, NULL, err);
+
+	free(hdr);
+	if (!ret)
+		ret = read_file_header(r, err);
+	if (!ret && (pm_features__has(&r->feat, PM_FEAT_DIR_FORMAT) ||
+		     r->interrupted))
+		ret = pm_dir__open(r, path, opts, err);
+	if (ret) {
+		if (err && !err->part[0])
+			snprintf(err->part, sizeof(err->part), "data");
+		pm_reader__delete(r);
+		return ret;
+	}
+	*out = r;
+	return 0;
+}
+
 int pm_reader__open(struct pm_reader **out, const char *path,
 		    const struct pm_reader_opts *opts, struct pm_error *err)
 {
 	struct pm_reader *r;
-	struct stat st;
-	int fd;
+	bool is_dir = false;
+	int ret;
 
-	(void)opts;
 	*out = NULL;
 	if (!strcmp(path, "-")) {
 		r = reader_new("(standard input)");
 		r->main.src.fd = STDIN_FILENO;
 		return finish_open(out, r, err);
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return pm_error__fmt(err, errno, "cannot open: %s", strerror(errno));
-	if (fstat(fd, &st)) {
-		int e = errno;
-
-		close(fd);
-		return pm_error__fmt(err, e, "cannot stat: %s", strerror(e));
-	}
-	if (S_ISDIR(st.st_mode)) {
-		close(fd);
-		return pm_error__fmt(err, EISDIR,
-				     "is a directory (perf's directory format is not supported)");
-	}
-	r = reader_new(path);
-	if (!S_ISREG(st.st_mode)) {
-		r->main.src.fd = fd;		/* a FIFO or a character device */
-		r->main.src.close_fd = true;
-		return finish_open(out, r, err);
-	}
-	if (st.st_size > 0) {
-		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-
-		if (m == MAP_FAILED) {
-			int e = errno;
-
-			close(fd);
-			pm_reader__delete(r);
-			return pm_error__fmt(err, e, "cannot map: %s", strerror(e));
-		}
-		madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
-		r->main.src.map = m;
-		r->main.src.map_size = (size_t)st.st_size;
-		r->main.src.unmap = true;
-	} else {
-		static const uint8_t empty[1];
-
-		r->main.src.map = empty;
-		r->main.src.map_size = 0;
-	}
-	close(fd);
+	ret = open_path(&r, path, path, &is_dir, err);
+	if (ret)
+		return ret;
+	if (is_dir)
+		return open_dir(out, path, opts, err);
 	return finish_open(out, r, err);
 }
 
@@ -496,6 +592,8 @@ void pm_reader__delete(struct pm_reader *r)
 
 	if (!r)
 		return;
+	/* First: its decoder threads read the events and the main stream. */
+	pm_dir__delete(r->dir);
 	for (i = 0; i < r->nr_events; i++) {
 		free(r->events[i]->name);
 		free(r->events[i]->group_name);
@@ -519,6 +617,8 @@ int pm_reader__rewind(struct pm_reader *r, struct pm_error *err)
 {
 	if (pm_source__is_stream(&r->main.src))
 		return pm_error__fmt(err, ESPIPE, "cannot rewind a pipe stream");
+	if (r->dir)
+		return pm_dir__rewind(r, err);
 	pm_stream__rewind(&r->main);
 	return 0;
 }
@@ -526,7 +626,8 @@ int pm_reader__rewind(struct pm_reader *r, struct pm_error *err)
 int pm_reader__next(struct pm_reader *r, struct pm_record *rec,
 		    struct pm_error *err)
 {
-	int ret = pm_stream__next(r, &r->main, rec, err);
+	int ret = r->dir ? pm_dir__next(r, rec, err)
+			 : pm_stream__next(r, &r->main, rec, err);
 
 	if (ret <= 0)
 		return ret;
@@ -534,8 +635,10 @@ int pm_reader__next(struct pm_reader *r, struct pm_record *rec,
 	if (!rec->compressed && rec->type != PM_RECORD_COMPRESSED &&
 	    rec->type != PM_RECORD_COMPRESSED2) {
 		ret = pm_reader__apply_header_record(r, rec, err);
-		if (ret)
+		if (ret) {
+			pm_reader__error_in(r, rec, err);
 			return ret;
+		}
 	}
 	return 1;
 }

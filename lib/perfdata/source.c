@@ -132,6 +132,30 @@ const uint8_t *pm_source__get(struct pm_source *s, uint64_t off, size_t len,
 	return s->buf + rel;
 }
 
+int pm_source__map(struct pm_source *s, int fd, uint64_t size,
+		   struct pm_error *err)
+{
+	static const uint8_t empty[1];
+	void *m;
+
+	if (!size) {
+		s->map = empty;
+		s->map_size = 0;
+		return 0;
+	}
+	if (size > SIZE_MAX)
+		return pm_error__fmt(err, EFBIG, "cannot map %" PRIu64 " bytes",
+				     size);
+	m = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED)
+		return pm_error__fmt(err, errno, "cannot map: %s", strerror(errno));
+	madvise(m, (size_t)size, MADV_SEQUENTIAL);
+	s->map = m;
+	s->map_size = (size_t)size;
+	s->unmap = true;
+	return 0;
+}
+
 void pm_source__close(struct pm_source *s)
 {
 	if (s->unmap && s->map)

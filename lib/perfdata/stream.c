@@ -92,6 +92,7 @@ static int next_inner(const struct pm_reader *r, struct pm_stream *st,
 				rec->offset = st->z_rec_offset;
 				rec->zoffset = st->zbase + st->zpos;
 				rec->compressed = true;
+				rec->part = st->part;
 				rec->type = pm_reader__u32(r, p);
 				rec->misc = pm_reader__u16(r, p + 4);
 				rec->size = size;
@@ -182,6 +183,7 @@ static int next_outer(const struct pm_reader *r, struct pm_stream *st,
 	}
 	memset(rec, 0, sizeof(*rec));
 	rec->offset = st->pos;
+	rec->part = st->part;
 	rec->type = pm_reader__u32(r, p);
 	rec->misc = pm_reader__u16(r, p + 4);
 	rec->size = size;

@@ -648,8 +648,10 @@ static int deliver(const struct pm_record *rec, void *arg)
 	struct run_args *a = arg;
 	int ret = pm_session__process(a->s, rec, a->err);
 
-	if (ret < 0)
+	if (ret < 0) {
+		pm_reader__error_in(a->s->r, rec, a->err);
 		return ret;
+	}
 	if (ret == 1)
 		return a->sample ? a->sample(a->s, &a->s->ctx, a->arg) : 0;
 	return a->other ? a->other(a->s, rec, a->arg) : 0;
@@ -667,8 +669,10 @@ int pm_session__run(struct pm_session *s, pm_session_sample_fn sample,
 	while ((ret = pm_reader__next(s->r, &rec, err)) > 0) {
 		if (!s->opts.unordered) {
 			ret = pm_reader__record_time(s->r, &rec, &time, err);
-			if (ret < 0)
+			if (ret < 0) {
+				pm_reader__error_in(s->r, &rec, err);
 				return ret;
+			}
 			if (ret == 1) {
 				pm_oe__queue(&s->oe, &rec, time,
 					     pm_reader__record_stable(s->r, &rec));

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A directory recording's parts, as dir.c (merge) and decode.c (batches,
+ * decoder threads) share them. A part's records are decoded in batches:
+ * each record with its merge key (its time, else the last time before it
+ * in its part), mapped bytes referenced in place, decompressed ones copied
+ * into the batch. dir.c hands the records out in key order; decode.c makes
+ * the batches.
+ */
+#ifndef PMPROF_PERFDATA_DIR_INT_H
+#define PMPROF_PERFDATA_DIR_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+struct pm_batch_rec {
+	uint64_t key;
+	uint64_t offset, zoffset, extra_size;
+	const uint8_t *data, *extra;
+	uint32_t type;
+	uint16_t misc, size;
+	bool compressed;
+};
+
+struct pm_batch {
+	struct pm_batch *next;		/* in the free list */
+	struct pm_batch_rec *recs;
+	size_t nr;
+	uint8_t *bytes;			/* copies of decompressed records */
+	size_t bytes_len;
+	bool end;			/* the part has no records after these */
+	int ret;			/* < 0: the part failed after them */
+	struct pm_error err;
+};
+
+struct pm_part {
+	struct pm_stream *st;		/* &reader->main for part 0 */
+	struct pm_stream own;		/* a data.N file's */
+	char name[32];
+	uint64_t last_key;		/* decoding: the key of untimed records */
+
+	/* handing out (the reader's thread) */
+	struct pm_batch *cur;
+	size_t idx;
+	uint64_t out_key;		/* the key of the last one out */
+};
+
+struct pm_dir {
+	const struct pm_reader *r;
+	struct pm_part *parts;
+	size_t nr_parts;
+	uint32_t *heap;			/* parts with records left, by head key */
+	size_t heap_nr;
+	struct pm_batch *release;	/* to recycle at the next call */
+	struct pm_batch *free_batches;
+};
+
+/* From the start of every part again. */
+void pm_decode__start(struct pm_dir *d);
+/* Part p's next batch. */
+struct pm_batch *pm_decode__next_batch(struct pm_dir *d, struct pm_part *p);
+/* A batch whose records have all been handed out. */
+void pm_decode__put_batch(struct pm_dir *d, struct pm_batch *b);
+void pm_decode__free_list(struct pm_batch *b);
+
+#endif
