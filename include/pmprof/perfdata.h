@@ -241,6 +241,16 @@ struct pm_reader;
 struct pm_reader_opts {
 	size_t sz;		/* sizeof(struct pm_reader_opts) */
 	bool no_mmap;		/* read a regular file as a stream */
+	/*
+	 * Threads that decode a directory recording's files ahead of the
+	 * caller (each file is walked by one thread at a time; the records
+	 * and their order are the same with any number). 0: the environment
+	 * variable PMPROF_DECODE_THREADS if set, else one per file up to the
+	 * number of idle CPUs (online ones less the load average), when two
+	 * or more are online and the files hold at least 4 MB; -1: none, the
+	 * caller's thread decodes as it reads.
+	 */
+	int decode_threads;
 };
 
 /* path "-" reads standard input. name is used in messages (may be NULL). */
@@ -279,6 +289,8 @@ size_t pm_reader__nr_parts(const struct pm_reader *r);
 /* "data", "data.3" in a directory; the reader's name otherwise. */
 const char *pm_reader__part_name(const struct pm_reader *r, size_t part);
 uint64_t pm_reader__part_size(const struct pm_reader *r, size_t part);
+/* Decoder threads at work on the parts (0: the caller's thread). */
+unsigned int pm_reader__decode_threads(const struct pm_reader *r);
 /* For an error about rec (its offset): name rec's part in err->part. */
 void pm_reader__error_in(const struct pm_reader *r, const struct pm_record *rec,
 			 struct pm_error *err);

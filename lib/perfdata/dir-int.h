@@ -5,7 +5,8 @@
  * each record with its merge key (its time, else the last time before it
  * in its part), mapped bytes referenced in place, decompressed ones copied
  * into the batch. dir.c hands the records out in key order; decode.c makes
- * the batches.
+ * the batches, in the caller's thread or ahead of it in decoder threads.
+ * Batches are the same either way, so the records and their order are.
  */
 #ifndef PMPROF_PERFDATA_DIR_INT_H
 #define PMPROF_PERFDATA_DIR_INT_H
@@ -26,7 +27,7 @@ struct pm_batch_rec {
 };
 
 struct pm_batch {
-	struct pm_batch *next;		/* in the free list */
+	struct pm_batch *next;		/* in a ready queue or the free list */
 	struct pm_batch_rec *recs;
 	size_t nr;
 	uint8_t *bytes;			/* copies of decompressed records */
@@ -46,7 +47,15 @@ struct pm_part {
 	struct pm_batch *cur;
 	size_t idx;
 	uint64_t out_key;		/* the key of the last one out */
+
+	/* decoder threads (decode.c, under its lock) */
+	struct pm_batch *ready, *ready_tail;
+	unsigned int nr_ready;
+	bool busy;			/* a thread decodes its next batch */
+	bool all_decoded;		/* its last batch is made */
 };
+
+struct pm_decoders;
 
 struct pm_dir {
 	const struct pm_reader *r;
@@ -55,15 +64,22 @@ struct pm_dir {
 	uint32_t *heap;			/* parts with records left, by head key */
 	size_t heap_nr;
 	struct pm_batch *release;	/* to recycle at the next call */
-	struct pm_batch *free_batches;
+	struct pm_batch *free_batches;	/* without decoder threads */
+	struct pm_decoders *dec;	/* NULL: decode in the reader's thread */
+	int decode_threads;		/* as asked (pm_reader_opts) */
 };
 
-/* From the start of every part again. */
-void pm_decode__start(struct pm_dir *d);
-/* Part p's next batch. */
+/* Start decoding: threads (nr > 0) or none. */
+void pm_decode__start(struct pm_dir *d, unsigned int nr);
+/* Stop and join the threads; every batch back to the free lists. */
+void pm_decode__stop(struct pm_dir *d);
+/* Part p's next batch (waits for a decoder thread to make it). */
 struct pm_batch *pm_decode__next_batch(struct pm_dir *d, struct pm_part *p);
 /* A batch whose records have all been handed out. */
 void pm_decode__put_batch(struct pm_dir *d, struct pm_batch *b);
+unsigned int pm_decode__nr_threads(const struct pm_dir *d);
+/* Threads to use: opts and PMPROF_DECODE_THREADS, the parts, the CPUs. */
+unsigned int pm_decode__choose_threads(const struct pm_dir *d);
 void pm_decode__free_list(struct pm_batch *b);
 
 #endif

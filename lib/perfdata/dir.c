@@ -29,7 +29,10 @@
 #include "dir-int.h"
 #include "pmprof/util.h"
 
-#define MAX_DATA_FILES 65536
+#define MAX_DATA_FILES 65536	/* the largest N taken */
+/* perf writes a file per recording thread, at most one per CPU: more
+ * is not a recording, and each file costs a mapping and merge work. */
+#define MAX_PARTS 4096
 
 char *pm_path_join(const char *dir, const char *name)
 {
@@ -90,6 +93,13 @@ static int list_data_files(const char *path, bool required,
 		if (n < 0 || fstatat(dirfd(dir), de->d_name, &st, 0) ||
 		    !S_ISREG(st.st_mode))
 			continue;
+		if (*nr == MAX_PARTS) {
+			closedir(dir);
+			free(v);
+			return pm_error__fmt(err, PM_EUNSUP,
+					     "more than %d data.N files: not a recording of perf's",
+					     MAX_PARTS);
+		}
 		PM_GROW(v, alloc, *nr + 1);
 		v[*nr].n = n;
 		v[(*nr)++].size = (uint64_t)st.st_size;
@@ -200,7 +210,7 @@ static void start(struct pm_dir *d)
 {
 	size_t i;
 
-	pm_decode__start(d);
+	pm_decode__start(d, pm_decode__choose_threads(d));
 	d->heap_nr = 0;
 	for (i = 0; i < d->nr_parts; i++) {
 		d->parts[i].out_key = 0;
@@ -211,11 +221,12 @@ static void start(struct pm_dir *d)
 	}
 }
 
-/* Back to before start(): batches returned. */
+/* Back to before start(): batches returned, decoder threads joined. */
 static void stop(struct pm_dir *d)
 {
 	size_t i;
 
+	pm_decode__stop(d);
 	if (d->release)
 		pm_decode__put_batch(d, d->release);
 	d->release = NULL;
@@ -307,7 +318,6 @@ int pm_dir__open(struct pm_reader *r, const char *path,
 	if (pm_source__is_stream(&r->main.src))
 		return pm_error__fmt(err, PM_EFORMAT,
 				     "the header of a directory recording must be a regular file");
-	(void)opts;
 	ret = list_data_files(path, said, &files, &nr, err);
 	if (ret || !nr)
 		return ret;	/* !nr: a cut recording, DIR/data all of it */
@@ -316,6 +326,8 @@ int pm_dir__open(struct pm_reader *r, const char *path,
 	d->nr_parts = nr + 1;
 	d->parts = pm_calloc(d->nr_parts, sizeof(*d->parts));
 	d->heap = pm_calloc(d->nr_parts, sizeof(*d->heap));
+	if (opts && opts->sz > offsetof(struct pm_reader_opts, decode_threads))
+		d->decode_threads = opts->decode_threads;
 	r->dir = d;
 	r->main.part = 0;
 	d->parts[0].st = &r->main;
@@ -370,3 +382,7 @@ const char *pm_dir__part_name(const struct pm_dir *d, size_t i)
 	return d->parts[i].name;
 }
 
+unsigned int pm_dir__decode_threads(const struct pm_dir *d)
+{
+	return pm_decode__nr_threads(d);
+}

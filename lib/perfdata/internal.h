@@ -154,6 +154,7 @@ void pm_dir__delete(struct pm_dir *d);
 size_t pm_dir__nr_parts(const struct pm_dir *d);
 const struct pm_stream *pm_dir__part(const struct pm_dir *d, size_t i);
 const char *pm_dir__part_name(const struct pm_dir *d, size_t i);
+unsigned int pm_dir__decode_threads(const struct pm_dir *d);
 
 /* Feature payload parsing (file sections and pipe HEADER_FEATURE). */
 int pm_features__parse(struct pm_reader *r, unsigned int feat,

@@ -104,6 +104,11 @@ bool pm_reader__is_dir(const struct pm_reader *r)
 	return r->dir != NULL;
 }
 
+unsigned int pm_reader__decode_threads(const struct pm_reader *r)
+{
+	return r->dir ? pm_dir__decode_threads(r->dir) : 0;
+}
+
 size_t pm_reader__nr_parts(const struct pm_reader *r)
 {
 	return r->dir ? pm_dir__nr_parts(r->dir) : 1;

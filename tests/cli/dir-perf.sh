@@ -9,6 +9,7 @@
 #   - inject writes the directory as one file that perf reads the same
 #     (perf script and perf report of both are identical);
 #   - info, metrics and dump agree between the directory and that file;
+#   - decoding in any number of threads gives byte-identical output;
 #   - a cut data file, a lone DIR/data and a directory without data files
 #     are refused with exit 2, naming the file inside the directory.
 # The workload runs pinned to CPUs 0 and 1 at once, so that both per-CPU
@@ -104,6 +105,21 @@ for p in d["parts"]: print(p["file"], p["size"])' info.json)
 		not_ok "inject: $(head -1 inj.err)"
 	fi
 
+	# any number of decoder threads: the same bytes out
+	for t in 0 1 2 8; do
+		PMPROF_DECODE_THREADS=$t "$PMPROF" dump --format json -i plain >"dump.$t"
+		PMPROF_DECODE_THREADS=$t "$PMPROF" report -i plain --format csv >"report.$t"
+		PMPROF_DECODE_THREADS=$t "$PMPROF" inject -i plain -o "inject.$t"
+	done
+	for f in dump.0 report.0 inject.0; do
+		[ -s "$f" ] || not_ok "no decoder threads: $f is empty"
+	done
+	for t in 1 2 8; do
+		check_files_eq "$t decoder threads: dump as with none" dump.0 "dump.$t"
+		check_files_eq "$t decoder threads: report as with none" report.0 "report.$t"
+		check_files_eq "$t decoder threads: inject as with none" inject.0 "inject.$t"
+	done
+
 	# hostile and broken directories
 	cp -r plain cut
 	f=$(for f in cut/data.*; do [ -s "$f" ] && echo "$f"; done | tail -1)
@@ -155,6 +171,10 @@ if rec zstd --threads -z -e cpu-clock; then
 	fi
 	same_report zstd zstd
 	in_order zstd zstd
+	PMPROF_DECODE_THREADS=0 "$PMPROF" dump --format json -i zstd >z.0
+	PMPROF_DECODE_THREADS=2 "$PMPROF" dump --format json -i zstd >z.2
+	[ -s z.0 ] || not_ok "zstd: the dump is empty"
+	check_files_eq "zstd: 2 decoder threads dump as none" z.0 z.2
 fi
 
 # ---- metrics on a group recording ------------------------------------------
@@ -169,7 +189,9 @@ if perf record -q --threads -e '{cpu-clock,task-clock}:S' -c 200000 -o group \
 		"$PMPROF" metrics -i group.data --format csv >m.file 2>/dev/null
 	check_files_eq "metrics: the directory equals its injected file" m.dir m.file
 	if grep -q 'int_divider_stalls' m.dir; then ok "metrics: the workload's functions"; else not_ok "metrics: no workload function in $(head -3 m.dir)"; fi
+	PMPROF_DECODE_THREADS=2 "$PMPROF" metrics -i group --format csv >m.t2 2>/dev/null
 	[ -s m.dir ] || not_ok "metrics: no output"
+	check_files_eq "metrics: 2 decoder threads as none" m.dir m.t2
 else
 	not_ok "group: perf record failed: $(tail -1 group.err)"
 fi

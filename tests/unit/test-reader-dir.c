@@ -2,9 +2,10 @@
 /*
  * Directory recordings (perf record --threads) against hand-built files
  * (rawfile.h): DIR/data with the DIR_FORMAT feature and data.N files of
- * bare records. The merge order is spelled out here record by record,
- * and holds across batch boundaries and compressed records; errors name
- * the data file and the offset in it, after every record before them.
+ * bare records. The merge order is spelled out here record by record;
+ * every number of decoder threads gives the same records in the same
+ * order, across batch boundaries and compressed records; errors name the
+ * data file and the offset in it, after every record before them.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -128,10 +129,8 @@ static struct rawbuf header_file(const struct rawbuf *d, uint64_t version,
 
 static struct pm_reader *open_dir(int threads, struct pm_error *err)
 {
-	struct pm_reader_opts o = { .sz = sizeof(o) };
+	struct pm_reader_opts o = { .sz = sizeof(o), .decode_threads = threads };
 	struct pm_reader *r = NULL;
-
-	(void)threads;
 
 	memset(err, 0, sizeof(*err));
 	if (pm_reader__open(&r, dir, &o, err))
@@ -226,7 +225,7 @@ static void test_merge_order(void **state)
 	write_file("data.1", &d1);
 	write_file("data.10", &d10);
 	write_file("data.old", &d10);		/* not perf's: left alone */
-	for (threads = -1; threads <= -1; threads++) {
+	for (threads = -1; threads <= 3; threads++) {
 		r = open_dir(threads, &err);
 		assert_non_null(r);
 		assert_true(pm_reader__is_dir(r));
@@ -279,10 +278,11 @@ static void put_compressed(struct rawbuf *d, const struct rawbuf *plain)
 /*
  * Thousands of records per file (batches end and begin mid-file), one
  * file compressed, times interleaved unevenly, a file out of time order
- * (a thread that drains several rings): every record in time order but
- * there, and a rewind gives the same again.
+ * (a thread that drains several rings): any number of decoder threads
+ * gives exactly the records and order of none, and a rewind the same
+ * again.
  */
-static void test_many_records(void **state)
+static void test_threads_same_as_serial(void **state)
 {
 	struct rawbuf h = { 0 }, d[3] = { { 0 } }, plain = { 0 }, hf;
 	enum { N = 9000, MAX = 4 * N };
@@ -291,7 +291,7 @@ static void test_many_records(void **state)
 	struct pm_error err;
 	struct pm_reader *r;
 	size_t ns, n, i, zrecs = 0;
-	int ret;
+	int ret, threads;
 
 	(void)state;
 	comm(&h, "synth", 0);
@@ -311,6 +311,7 @@ static void test_many_records(void **state)
 
 	r = open_dir(-1, &err);
 	assert_non_null(r);
+	assert_int_equal(pm_reader__decode_threads(r), 0);
 	ns = read_all(r, serial, MAX, &ret, &err);
 	assert_int_equal(ret, 0);
 	for (i = 0; i < ns; i++)
@@ -330,6 +331,34 @@ static void test_many_records(void **state)
 	assert_memory_equal(other, serial, ns * sizeof(*serial));
 	pm_reader__delete(r);
 
+	for (threads = 1; threads <= 4; threads++) {
+		r = open_dir(threads, &err);
+		assert_non_null(r);
+		assert_int_equal(pm_reader__decode_threads(r),
+				 (unsigned int)PM_MIN(threads, 4));
+		memset(other, 0, MAX * sizeof(*other));
+		n = read_all(r, other, MAX, &ret, &err);
+		assert_int_equal(ret, 0);
+		assert_int_equal(n, ns);
+		assert_memory_equal(other, serial, ns * sizeof(*serial));
+		/* a rewind in the middle, then all of it again */
+		assert_int_equal(pm_reader__rewind(r, &err), 0);
+		n = read_all(r, other, MAX, &ret, &err);
+		assert_int_equal(n, ns);
+		assert_memory_equal(other, serial, ns * sizeof(*serial));
+		pm_reader__delete(r);
+	}
+	/* PMPROF_DECODE_THREADS decides when the options do not */
+	setenv("PMPROF_DECODE_THREADS", "2", 1);
+	r = open_dir(0, &err);
+	assert_int_equal(pm_reader__decode_threads(r), 2);
+	pm_reader__delete(r);
+	setenv("PMPROF_DECODE_THREADS", "0", 1);
+	r = open_dir(0, &err);
+	assert_int_equal(pm_reader__decode_threads(r), 0);
+	pm_reader__delete(r);
+	unsetenv("PMPROF_DECODE_THREADS");
+
 	free(h.p); free(d[0].p); free(d[1].p); free(d[2].p);
 	free(plain.p); free(hf.p); free(serial); free(other);
 	remove_file("data.2");
@@ -339,7 +368,7 @@ static void test_many_records(void **state)
  * A data file cut inside a record: the records merged before its last
  * good one come out, then the error, naming data.1 and the cut record's
  * offset.
- * With an interrupted header (data size 0), the
+ * The same with threads. With an interrupted header (data size 0), the
  * partial record just ends that file.
  */
 static void test_truncated_part(void **state)
@@ -363,7 +392,7 @@ static void test_truncated_part(void **state)
 	for (interrupted = 0; interrupted < 2; interrupted++) {
 		hf = header_file(&h, 1, interrupted);
 		write_file("data", &hf);
-		for (threads = -1; threads <= -1; threads++) {
+		for (threads = -1; threads <= 2; threads++) {
 			r = open_dir(threads, &err);
 			assert_non_null(r);
 			n = read_all(r, got, 64, &ret, &err);
@@ -452,7 +481,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_merge_order, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_many_records, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_threads_same_as_serial, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_truncated_part, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_directories, setup, teardown),
 	};
