@@ -299,8 +299,14 @@ int cmd_sim(int argc, const char **argv)
 	o.model_origin = argv[0];
 	ret = pm_sim__run(m, &o, &res, &err);
 	if (ret) {
-		status = err.code == -PM_EUSAGE ? pm_cli_usage_error("sim: %s", err.msg)
-						: pm_cli_input_error(argv[0], &err);
+		/* a system error is an output's (the model is read by now);
+		 * the message names the file */
+		if (err.code == -PM_EUSAGE)
+			status = pm_cli_usage_error("sim: %s", err.msg);
+		else if (-err.code < PM_EFORMAT)
+			status = pm_cli_output_error(&err);
+		else
+			status = pm_cli_input_error(argv[0], &err);
 		goto out;
 	}
 	if (!quiet)

@@ -132,17 +132,26 @@ struct pm_sim_elf_sym {
 	const char *name;
 	uint64_t addr, size;
 };
-int pm_sim_elf__write(const char *path, uint16_t machine, uint64_t text_addr,
-		      uint64_t text_size, const struct pm_sim_elf_sym *syms,
-		      size_t nr, struct pm_error *err);
+/* Written to fd; errors name `name`. */
+int pm_sim_elf__write(int fd, const char *name, uint16_t machine,
+		      uint64_t text_addr, uint64_t text_size,
+		      const struct pm_sim_elf_sym *syms, size_t nr,
+		      struct pm_error *err);
 /* ELF e_machine for an ARCH string (x86_64, aarch64 ...); 62 if unknown. */
 uint16_t pm_sim_elf__machine(const char *arch);
 
 struct pm_sim_opts {
 	size_t sz;			/* sizeof(struct pm_sim_opts) */
 	const char *spec;		/* -e, perf's syntax */
+	/*
+	 * Every output is written whole or not at all (pmprof/outfile.h):
+	 * nothing is renamed into place before the run has succeeded. No two
+	 * may be the same file, nor the model's file.
+	 */
 	const char *output;		/* perf.data path */
-	const char *elf_path;		/* NULL: OUTPUT's directory/MODEL */
+	/* NULL: beside a regular-file OUTPUT, named after the model;
+	 * in the current directory when OUTPUT is "-" or a device */
+	const char *elf_path;
 	const char *truth_path;		/* NULL: no truth file */
 	uint64_t seed;
 	uint64_t iterations;		/* 0: the model's */
@@ -188,11 +197,11 @@ void pm_sim_result__exit(struct pm_sim_result *res);
  */
 int pm_sim_result__metric(const struct pm_sim_result *res, long func,
 			  const char *name, double *value);
-/* The truth as JSON (what --truth writes). */
+/* The truth as JSON (what --truth writes), to fd; errors name `name`. */
 int pm_sim_result__write_truth(const struct pm_sim_result *res,
 			       const struct pm_sim_model *m,
-			       const struct pm_sim_opts *opts, const char *path,
-			       struct pm_error *err);
+			       const struct pm_sim_opts *opts, int fd,
+			       const char *name, struct pm_error *err);
 
 /*
  * The windows analysis of a recording (what `pmprof metrics -s MODE`

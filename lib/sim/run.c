@@ -26,6 +26,7 @@
 #include "pmprof/sim.h"
 #include "pmprof/util.h"
 #include "pmprof/writer.h"
+#include "sim-int.h"
 
 #define NSEC_PER_SEC 1000000000ULL
 #define TIME_BASE 1000000000ULL		/* the first record's time: 1 s */
@@ -759,7 +760,7 @@ static int add_events(struct sim *S, struct pm_evspec_list *list)
 }
 
 /* The ELF's layout: model functions, then the driver's. */
-static int write_elf(struct sim *S, const char *path)
+static int write_elf(struct sim *S, const struct pm_outfile *f)
 {
 	const struct pm_sim_model *m = S->m;
 	struct pm_sim_elf_sym *syms;
@@ -781,68 +782,11 @@ static int write_elf(struct sim *S, const char *path)
 		syms[i].size = S->size[i];
 		a += (S->size[i] + 15) & ~15ULL;
 	}
-	ret = pm_sim_elf__write(path, pm_sim_elf__machine(m->arch), TEXT_ADDR,
+	ret = pm_sim_elf__write(pm_outfile__fd(f), pm_outfile__name(f),
+				pm_sim_elf__machine(m->arch), TEXT_ADDR,
 				a - TEXT_ADDR, syms, S->nr_addr, S->err);
 	free(syms);
 	return ret;
-}
-
-/* Refuse to overwrite a file that is not an ELF (a typo in --elf). */
-static int check_elf_target(const char *path, struct pm_error *err)
-{
-	char magic[4];
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	if (!f)
-		return 0;
-	n = fread(magic, 1, 4, f);
-	fclose(f);
-	if (n == 4 && !memcmp(magic, "\177ELF", 4))
-		return 0;
-	return pm_error__fmt(err, PM_EUSAGE, "%s exists and is not an ELF: not overwriting it (use --elf)", path);
-}
-
-/* OUTPUT's directory (absolute) / MODEL. */
-static char *default_elf_path(const char *output, const char *model)
-{
-	const char *slash = strrchr(output, '/');
-	char *dir, *path, cwd[PATH_MAX];
-	size_t n;
-
-	if (slash)
-		dir = pm_strndup(output, (size_t)(slash - output) + 1);
-	else
-		dir = pm_strdup("");
-	if (dir[0] != '/') {
-		char *abs;
-
-		if (!getcwd(cwd, sizeof(cwd)))
-			strcpy(cwd, ".");
-		n = strlen(cwd) + strlen(dir) + 2;
-		abs = pm_malloc(n);
-		snprintf(abs, n, "%s/%s", cwd, dir);
-		free(dir);
-		dir = abs;
-	}
-	n = strlen(dir) + strlen(model) + 2;
-	path = pm_malloc(n);
-	snprintf(path, n, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", model);
-	free(dir);
-	return path;
-}
-
-static char *absolute(const char *p)
-{
-	char cwd[PATH_MAX], *out;
-	size_t n;
-
-	if (p[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		return pm_strdup(p);
-	n = strlen(cwd) + strlen(p) + 2;
-	out = pm_malloc(n);
-	snprintf(out, n, "%s/%s", cwd, p);
-	return out;
 }
 
 static int write_header_records(struct sim *S)
@@ -1039,6 +983,7 @@ int pm_sim__run(const struct pm_sim_model *m, const struct pm_sim_opts *o,
 		struct pm_sim_result *res, struct pm_error *err)
 {
 	struct pm_evspec_list list;
+	struct pm_sim_outputs files = { 0 };
 	struct sim S;
 	struct pm_writer_opts wo = { .sz = sizeof(wo) };
 	double round_end;
@@ -1064,12 +1009,15 @@ int pm_sim__run(const struct pm_sim_model *m, const struct pm_sim_opts *o,
 	if (setup_events(&S, &list))
 		goto out;
 	S.tick_ns = (double)NSEC_PER_SEC / S.ev[S.sampling[0]].pcfg.hz;
-	res->elf_path = o->elf_path ? absolute(o->elf_path)
-				    : default_elf_path(o->output, m->name);
-	if (check_elf_target(res->elf_path, err) || write_elf(&S, res->elf_path))
+	ret = pm_sim_outputs__open(&files, o, m->name, err);
+	res->elf_path = files.elf_path;
+	if (ret || (ret = write_elf(&S, files.elf)))
 		goto out;
-	if (pm_writer__open(&S.w, o->output, &wo, err))
+	ret = pm_writer__open_fd(&S.w, pm_outfile__fd(files.data),
+				 pm_outfile__name(files.data), &wo, err);
+	if (ret)
 		goto out;
+	ret = -1;
 	if (add_events(&S, &list) || set_features(&S))
 		goto out;
 	setup_threads(&S);
@@ -1100,22 +1048,26 @@ int pm_sim__run(const struct pm_sim_model *m, const struct pm_sim_opts *o,
 		if (pm_writer__set_sample_time(S.w, first, last, err))
 			goto out;
 	}
-	ret = pm_writer__close(S.w, err);
+	ret = pm_writer__close(S.w, err);	/* the fd stays files.data's */
 	S.w = NULL;
 	if (!ret) {
 		struct stat st;
 
-		if (!strcmp(o->output, "-") || stat(o->output, &st))
-			res->bytes = 0;
-		else
+		if (!fstat(pm_outfile__fd(files.data), &st) && S_ISREG(st.st_mode))
 			res->bytes = (uint64_t)st.st_size;
+		else
+			res->bytes = 0;
 	}
 	for (i = 0; i < res->nr_funcs; i++)
 		for (s = 0; s < res->nr_streams; s++)
 			res->totals[s] += res->funcs[i].counts[s];
-	if (!ret && o->truth_path)
-		ret = pm_sim_result__write_truth(res, m, o, o->truth_path, err);
+	if (!ret && files.truth)
+		ret = pm_sim_result__write_truth(res, m, o, pm_outfile__fd(files.truth),
+						 pm_outfile__name(files.truth), err);
+	if (!ret)
+		ret = pm_sim_outputs__commit(&files, err);
 out:
+	pm_sim_outputs__abort(&files);
 	if (S.w)
 		pm_writer__delete(S.w);
 	pm_evspec_list__exit(&list);
