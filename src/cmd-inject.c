@@ -21,6 +21,7 @@
 #include "builtin.h"
 #include "cli.h"
 #include "pmprof/bytes.h"
+#include "pmprof/outfile.h"
 #include "pmprof/perfdata.h"
 #include "pmprof/records.h"
 #include "pmprof/util.h"
@@ -346,6 +347,21 @@ static int run(struct inject *in)
 	return 0;
 }
 
+/* Is `out` one of the files of a directory recording `in` is reading? */
+static const char *output_in_input_dir(const struct inject *in)
+{
+	static char path[4096];
+	size_t i;
+
+	for (i = 0; pm_reader__is_dir(in->r) && i < pm_reader__nr_parts(in->r); i++) {
+		snprintf(path, sizeof(path), "%s/%s", in->input,
+			 pm_reader__part_name(in->r, i));
+		if (pm_path__same_file(in->output, path))
+			return path;
+	}
+	return NULL;
+}
+
 static bool fd_seekable(int fd)
 {
 	struct stat st;
@@ -395,6 +411,14 @@ int cmd_inject(int argc, const char **argv)
 	wo.file = &fo;
 	if (pm_reader__open(&in.r, in.input, NULL, &in.err))
 		return pm_cli_input_error(in.input, &in.err);
+	/* The output never replaces the input: for a directory, any of its
+	 * files (the file check above sees only the directory). */
+	if (output_in_input_dir(&in)) {
+		ret = pm_cli_usage_error("inject: %s is %s, a file of the input: it would be overwritten",
+					 in.output, output_in_input_dir(&in));
+		pm_reader__delete(in.r);
+		return ret;
+	}
 	in.in_big = pm_reader__big_endian(in.r);
 	if (pm_writer__open(&in.w, in.output, &wo, &in.err)) {
 		pm_reader__delete(in.r);

@@ -120,6 +120,16 @@ for p in d["parts"]: print(p["file"], p["size"])' info.json)
 		check_files_eq "$t decoder threads: inject as with none" inject.0 "inject.$t"
 	done
 
+	# never over a file of the input directory (its data files are mapped)
+	cp plain/data keep.data
+	"$PMPROF" inject -i plain -o plain/data >/dev/null 2>over.err
+	rc=$?
+	if [ "$rc" = 1 ] && cmp -s keep.data plain/data; then
+		ok "inject: refuses to write over the directory's DIR/data ($(head -1 over.err))"
+	else
+		not_ok "inject -o plain/data: exit $rc, DIR/data $(cmp -s keep.data plain/data && echo kept || echo changed)"
+	fi
+
 	# hostile and broken directories
 	cp -r plain cut
 	f=$(for f in cut/data.*; do [ -s "$f" ] && echo "$f"; done | tail -1)
