@@ -27,6 +27,9 @@
 
 #define BATCH_RECS 4096
 #define BATCH_BYTES (1u << 20)
+/* Records a part's reorder window holds: a record written up to this
+ * many places after later ones still comes out in time order. */
+#define WINDOW 256
 #define DEPTH 2
 /* Below this much data, starting threads buys nothing. */
 #define THREADS_MIN_BYTES (4u << 20)
@@ -62,8 +65,79 @@ void pm_decode__free_list(struct pm_batch *b)
 	}
 }
 
-/* Part p's next records into b: up to BATCH_RECS, or until the copies of
- * decompressed ones could overflow b->bytes, or the part ends. */
+static void held_swap(struct pm_held *a, struct pm_held *b)
+{
+	struct pm_held t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static struct pm_held *slot(struct pm_part *p, size_t i)
+{
+	return &p->window[(p->held_first + i) % WINDOW];
+}
+
+/*
+ * Into the window, which is kept sorted by key (records mostly come in
+ * order: a new one usually stays last; one that came early moves back
+ * past the later ones, and equal keys keep their file order). A
+ * decompressed record's bytes are copied: the stream's buffer moves on
+ * with its next record.
+ */
+static void hold(const struct pm_reader *r, struct pm_part *p,
+		 const struct pm_record *rec)
+{
+	struct pm_held *h = slot(p, p->nr_held);
+	struct pm_error terr;
+	size_t i;
+	uint64_t t;
+
+	/* A record without a time (or too short for its trailer, which
+	 * its parse will say) keeps its place after the one before it. */
+	if (pm_reader__record_time(r, rec, &t, &terr) == 1)
+		p->last_key = t;
+	h->r = (struct pm_batch_rec){
+		.key = p->last_key, .offset = rec->offset,
+		.zoffset = rec->zoffset, .extra_size = rec->extra_size,
+		.data = rec->data, .extra = rec->extra, .type = rec->type,
+		.misc = rec->misc, .size = rec->size,
+		.compressed = rec->compressed,
+	};
+	if (rec->compressed) {
+		if (!h->copy)
+			h->copy = pm_malloc(65536);	/* a record's most */
+		memcpy(h->copy, rec->data, rec->size);
+		h->r.data = h->copy;
+	}
+	for (i = p->nr_held++; i && slot(p, i - 1)->r.key > slot(p, i)->r.key; i--)
+		held_swap(slot(p, i - 1), slot(p, i));
+}
+
+/* Out of the window: its first record, into b. */
+static void emit(struct pm_part *p, struct pm_batch *b)
+{
+	struct pm_held *h = slot(p, 0);
+	struct pm_batch_rec *br = &b->recs[b->nr++];
+
+	*br = h->r;
+	if (br->compressed) {
+		if (!b->bytes)
+			b->bytes = pm_malloc(BATCH_BYTES);
+		memcpy(b->bytes + b->bytes_len, h->copy, br->size);
+		br->data = b->bytes + b->bytes_len;
+		b->bytes_len += pm_align8(br->size);
+	}
+	p->held_first = (p->held_first + 1) % WINDOW;
+	p->nr_held--;
+}
+
+/*
+ * Part p's next records into b, in key order through the window: up to
+ * BATCH_RECS, or until the copies of decompressed ones could overflow
+ * b->bytes, or the part ends (after every record before its end or the
+ * error that ended it).
+ */
 static void decode(const struct pm_reader *r, struct pm_part *p,
 		   struct pm_batch *b)
 {
@@ -72,42 +146,39 @@ static void decode(const struct pm_reader *r, struct pm_part *p,
 	b->bytes_len = 0;
 	b->end = false;
 	b->ret = 0;
+	if (!p->window)
+		p->window = pm_calloc(WINDOW, sizeof(*p->window));
 	while (b->nr < BATCH_RECS && b->bytes_len <= BATCH_BYTES - 65536) {
-		struct pm_batch_rec *br = &b->recs[b->nr];
-		struct pm_error terr;
-		struct pm_record rec;
-		uint64_t t;
-		int ret = pm_stream__next(r, p->st, &rec, &b->err);
+		while (!p->st_end && p->nr_held < WINDOW) {
+			struct pm_record rec;
+			int ret = pm_stream__next(r, p->st, &rec, &p->st_err);
 
-		if (ret <= 0) {
+			if (ret <= 0) {
+				p->st_end = true;
+				p->st_ret = ret;
+				break;
+			}
+			hold(r, p, &rec);
+		}
+		if (!p->nr_held) {
 			b->end = true;
-			b->ret = ret;
+			b->ret = p->st_ret;
+			if (b->ret < 0)
+				b->err = p->st_err;
 			return;
 		}
-		br->data = rec.data;
-		if (rec.compressed) {
-			/* valid only until the stream's next record */
-			if (!b->bytes)
-				b->bytes = pm_malloc(BATCH_BYTES);
-			memcpy(b->bytes + b->bytes_len, rec.data, rec.size);
-			br->data = b->bytes + b->bytes_len;
-			b->bytes_len += pm_align8(rec.size);
-		}
-		/* A record without a time (or too short for its trailer,
-		 * which its parse will say) stays where it is in its part. */
-		if (pm_reader__record_time(r, &rec, &t, &terr) == 1)
-			p->last_key = t;
-		br->key = p->last_key;
-		br->offset = rec.offset;
-		br->zoffset = rec.zoffset;
-		br->extra = rec.extra;
-		br->extra_size = rec.extra_size;
-		br->type = rec.type;
-		br->misc = rec.misc;
-		br->size = rec.size;
-		br->compressed = rec.compressed;
-		b->nr++;
+		emit(p, b);
 	}
+}
+
+void pm_decode__release_part(struct pm_part *p)
+{
+	size_t i;
+
+	for (i = 0; p->window && i < WINDOW; i++)
+		free(p->window[i].copy);
+	free(p->window);
+	p->window = NULL;
 }
 
 /* The part a decoder thread should work on: the fewest batches ready. */
@@ -175,6 +246,10 @@ void pm_decode__start(struct pm_dir *d, unsigned int nr)
 		struct pm_part *p = &d->parts[k];
 
 		p->last_key = 0;
+		p->nr_held = 0;
+		p->held_first = 0;
+		p->st_end = false;
+		p->st_ret = 0;
 		p->ready = p->ready_tail = NULL;
 		p->nr_ready = 0;
 		p->busy = p->all_decoded = false;

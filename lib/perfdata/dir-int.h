@@ -4,9 +4,13 @@
  * decoder threads) share them. A part's records are decoded in batches:
  * each record with its merge key (its time, else the last time before it
  * in its part), mapped bytes referenced in place, decompressed ones copied
- * into the batch. dir.c hands the records out in key order; decode.c makes
- * the batches, in the caller's thread or ahead of it in decoder threads.
- * Batches are the same either way, so the records and their order are.
+ * into the batch. A part's records go through a reorder window on the
+ * way, so that each batch holds them in key order even where the kernel
+ * wrote one a little out of time order (an interrupt's sample between the
+ * time and the write of another record). dir.c hands the records out in
+ * key order; decode.c makes the batches, in the caller's thread or ahead
+ * of it in decoder threads. Batches are the same either way, so the
+ * records and their order are.
  */
 #ifndef PMPROF_PERFDATA_DIR_INT_H
 #define PMPROF_PERFDATA_DIR_INT_H
@@ -37,11 +41,24 @@ struct pm_batch {
 	struct pm_error err;
 };
 
+/* A record held in a part's reorder window. */
+struct pm_held {
+	struct pm_batch_rec r;
+	uint8_t *copy;			/* a decompressed record's bytes */
+};
+
 struct pm_part {
 	struct pm_stream *st;		/* &reader->main for part 0 */
 	struct pm_stream own;		/* a data.N file's */
 	char name[32];
-	uint64_t last_key;		/* decoding: the key of untimed records */
+
+	/* decoding (one thread at a time) */
+	uint64_t last_key;		/* the key of untimed records */
+	struct pm_held *window;		/* a ring, sorted by key */
+	size_t held_first, nr_held;
+	bool st_end;			/* the stream has no more records */
+	int st_ret;			/* < 0: it failed there */
+	struct pm_error st_err;
 
 	/* handing out (the reader's thread) */
 	struct pm_batch *cur;
@@ -81,5 +98,7 @@ unsigned int pm_decode__nr_threads(const struct pm_dir *d);
 /* Threads to use: opts and PMPROF_DECODE_THREADS, the parts, the CPUs. */
 unsigned int pm_decode__choose_threads(const struct pm_dir *d);
 void pm_decode__free_list(struct pm_batch *b);
+/* What decoding keeps for a part (its reorder window). */
+void pm_decode__release_part(struct pm_part *p);
 
 #endif

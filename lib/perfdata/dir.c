@@ -360,6 +360,8 @@ void pm_dir__delete(struct pm_dir *d)
 	if (d->heap)
 		stop(d);
 	pm_decode__free_list(d->free_batches);
+	for (i = 0; i < d->nr_parts; i++)
+		pm_decode__release_part(&d->parts[i]);
 	for (i = 1; i < d->nr_parts; i++)
 		pm_stream__release(&d->parts[i].own);
 	free(d->parts);

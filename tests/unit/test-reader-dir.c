@@ -252,6 +252,68 @@ static void test_merge_order(void **state)
 	remove_file("data.old");
 }
 
+/*
+ * A record the kernel wrote after a later one (an interrupt's sample
+ * between another record's time and its write) comes out in time order,
+ * across parts too; a record more than the 256 of the reorder window out
+ * of place comes out where the window lets it, after the 45 records read
+ * while it was out of reach.
+ */
+static void test_reorder_window(void **state)
+{
+	struct rawbuf h = { 0 }, d0 = { 0 }, d1 = { 0 }, hf;
+	struct seen got[400];
+	struct pm_error err;
+	struct pm_reader *r;
+	static const uint64_t want[][2] = {
+		{ 1, 10 }, { 1, 20 }, { 2, 25 }, { 1, 30 }, { 1, 40 },
+	};
+	size_t n, i;
+	int ret, threads;
+
+	(void)state;
+	comm(&h, "synth", 0);
+	sample(&d0, 0x100, 10);
+	sample(&d0, 0x101, 30);
+	comm(&d0, "late", 20);		/* written after the sample at 30 */
+	sample(&d0, 0x102, 40);
+	sample(&d1, 0x200, 25);
+	hf = header_file(&h, 1, false);
+	write_file("data", &hf);
+	write_file("data.0", &d0);
+	write_file("data.1", &d1);
+	for (threads = -1; threads <= 2; threads++) {
+		r = open_dir(threads, &err);
+		assert_non_null(r);
+		n = read_all(r, got, 400, &ret, &err);
+		assert_int_equal(ret, 0);
+		assert_int_equal(n, 1 + 5);
+		for (i = 0; i < 5; i++) {
+			assert_int_equal(got[i + 1].part, want[i][0]);
+			assert_int_equal(got[i + 1].time, want[i][1]);
+		}
+		pm_reader__delete(r);
+	}
+
+	d0.len = 0;
+	for (i = 1; i <= 300; i++)
+		sample(&d0, 0x100 + i, 100 + i);
+	sample(&d0, 0x99, 100);			/* 300 places late */
+	write_file("data.0", &d0);
+	remove_file("data.1");
+	r = open_dir(-1, &err);
+	assert_non_null(r);
+	n = read_all(r, got, 400, &ret, &err);
+	assert_int_equal(n, 1 + 301);
+	for (i = 0; i < 45; i++)
+		assert_int_equal(got[1 + i].time, 101 + i);
+	assert_int_equal(got[1 + 45].time, 100);
+	for (i = 46; i < 301; i++)
+		assert_int_equal(got[1 + i].time, 100 + i);
+	pm_reader__delete(r);
+	free(h.p); free(d0.p); free(d1.p); free(hf.p);
+}
+
 /* Zstd-compress `plain` as perf does: one stream, flushed per record. */
 static void put_compressed(struct rawbuf *d, const struct rawbuf *plain)
 {
@@ -278,9 +340,9 @@ static void put_compressed(struct rawbuf *d, const struct rawbuf *plain)
 /*
  * Thousands of records per file (batches end and begin mid-file), one
  * file compressed, times interleaved unevenly, a file out of time order
- * (a thread that drains several rings): any number of decoder threads
- * gives exactly the records and order of none, and a rewind the same
- * again.
+ * by more than the reorder window (a thread that drains several rings):
+ * any number of decoder threads gives exactly the records and order of
+ * none, and a rewind the same again.
  */
 static void test_threads_same_as_serial(void **state)
 {
@@ -299,7 +361,7 @@ static void test_threads_same_as_serial(void **state)
 		sample(&d[0], 0x1000 + i, 3 * i + 1);
 		if (i % 7 == 0)
 			comm(&d[0], "c", 3 * i + 2);
-		sample(&d[1], 0x2000 + i, (i / 100) * 300 + (99 - i % 100));
+		sample(&d[1], 0x2000 + i, (i / 1000) * 3000 + (999 - i % 1000));
 		sample(&plain, 0x3000 + i, 5 * i);
 	}
 	put_compressed(&d[2], &plain);
@@ -481,6 +543,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_merge_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reorder_window, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threads_same_as_serial, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_truncated_part, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_directories, setup, teardown),
