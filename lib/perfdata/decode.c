@@ -198,6 +198,26 @@ static struct pm_part *pick(struct pm_dir *d)
 	return best;
 }
 
+/* Decode part p's next batch, the lock held on entry and on return but
+ * not while decoding; p is no other thread's meanwhile (busy). */
+static struct pm_batch *decode_unlocked(struct pm_dir *d, struct pm_part *p)
+{
+	struct pm_decoders *dec = d->dec;
+	struct pm_batch *b = dec->free;
+
+	p->busy = true;
+	if (b)
+		dec->free = b->next;
+	pthread_mutex_unlock(&dec->lock);
+	if (!b)
+		b = batch_new();
+	decode(d->r, p, b);
+	pthread_mutex_lock(&dec->lock);
+	p->busy = false;
+	p->all_decoded = b->end;
+	return b;
+}
+
 static void *decoder(void *arg)
 {
 	struct pm_dir *d = arg;
@@ -211,25 +231,13 @@ static void *decoder(void *arg)
 			pthread_cond_wait(&dec->work, &dec->lock);
 		if (dec->stop)
 			break;
-		p->busy = true;
-		b = dec->free;
-		if (b)
-			dec->free = b->next;
-		pthread_mutex_unlock(&dec->lock);
-
-		if (!b)
-			b = batch_new();
-		decode(d->r, p, b);
-
-		pthread_mutex_lock(&dec->lock);
+		b = decode_unlocked(d, p);
 		if (p->ready_tail)
 			p->ready_tail->next = b;
 		else
 			p->ready = b;
 		p->ready_tail = b;
 		p->nr_ready++;
-		p->busy = false;
-		p->all_decoded = b->end;
 		pthread_cond_broadcast(&dec->ready);
 	}
 	pthread_mutex_unlock(&dec->lock);
@@ -326,17 +334,7 @@ struct pm_batch *pm_decode__next_batch(struct pm_dir *d, struct pm_part *p)
 	pthread_mutex_lock(&dec->lock);
 	if (!p->ready && !p->busy) {
 		/* Nobody is at it: do it here, as the threads would. */
-		p->busy = true;
-		b = dec->free;
-		if (b)
-			dec->free = b->next;
-		pthread_mutex_unlock(&dec->lock);
-		if (!b)
-			b = batch_new();
-		decode(d->r, p, b);
-		pthread_mutex_lock(&dec->lock);
-		p->busy = false;
-		p->all_decoded = b->end;
+		b = decode_unlocked(d, p);
 		pthread_cond_broadcast(&dec->work);
 		pthread_mutex_unlock(&dec->lock);
 		b->next = NULL;
