@@ -121,7 +121,8 @@ void pm_dso__put(struct pm_dso *dso);
 
 /* The name as given ("/usr/lib/x86_64-linux-gnu/libc.so.6", "[vdso]"). */
 const char *pm_dso__name(const struct pm_dso *dso);
-/* perf report's "Shared Object" column: basename, or "[kernel.kallsyms]". */
+/* perf report's "Shared Object" column: basename, "[kernel.kallsyms]",
+ * or "[JIT] tid PID" for a JIT map. */
 const char *pm_dso__short_name(const struct pm_dso *dso);
 enum pm_dso_kind pm_dso__kind(const struct pm_dso *dso);
 

@@ -126,8 +126,16 @@ struct pm_dso *pm_dso__new(struct pm_symctx *ctx, const char *name)
 		name = "[kernel.kallsyms]";
 	dso->name = pm_strdup(name);
 	b = strrchr(name, '/');
-	dso->short_name = pm_strdup(b && name[0] != '[' ? b + 1 : name);
 	dso->pid = dso->kind == PM_DSO_JIT ? jit_pid(name) : -1;
+	if (dso->kind == PM_DSO_JIT) {
+		char jit[64];
+
+		/* perf's name for the JIT code of a process */
+		snprintf(jit, sizeof(jit), "[JIT] tid %d", dso->pid);
+		dso->short_name = pm_strdup(jit);
+	} else {
+		dso->short_name = pm_strdup(b && name[0] != '[' ? b + 1 : name);
+	}
 	return dso;
 }
 
