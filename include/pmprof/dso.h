@@ -191,4 +191,30 @@ struct pm_srcline {
 };
 int pm_dso__srcline(struct pm_dso *dso, uint64_t addr, struct pm_srcline *out);
 
+/*
+ * The frames a DSO address stands for when inlined functions count as
+ * frames (perf's --inline), from DWARF: innermost first, ending with the
+ * function they are all inlined into. Each is `base` (the symbol holding
+ * addr) where DWARF names the function as base is named, else a symbol
+ * made for the inlined function (inlined set; base's start and end), the
+ * same pointer for the same base and name. Returns how many (0: no DWARF
+ * for addr, or no base); *out valid while the DSO lives.
+ */
+size_t pm_dso__inline_frames(struct pm_dso *dso, uint64_t addr,
+			     const struct pm_symbol *base,
+			     const struct pm_symbol *const **out);
+
+/*
+ * For DWARF readers beyond symbols (the unwinder): the separate debug
+ * file of an ELF DSO, found as for symbols and source lines (build-id
+ * directories, .gnu_debuglink, the debug directory), NULL if none.
+ */
+const char *pm_dso__debug_path(struct pm_dso *dso);
+/*
+ * The runtime binary's bytes when no file holds them (a vdso image taken
+ * from this process): 0 and *buf, *len (valid while the DSO lives), else
+ * -ENOENT.
+ */
+int pm_dso__image(const struct pm_dso *dso, const void **buf, size_t *len);
+
 #endif

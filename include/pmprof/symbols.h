@@ -46,6 +46,9 @@ struct pm_symbol {
 	uint8_t type;		/* enum pm_sym_type */
 	uint8_t bind;		/* enum pm_sym_bind */
 	bool sized;		/* size came from the file, not the fixup */
+	bool inlined;		/* a function inlined into another (made by
+				   pm_dso__inline_frames(); start and end
+				   are those of the function it sits in) */
 	uint32_t seq;		/* order of addition (ties between aliases) */
 };
 

@@ -354,9 +354,13 @@ int pm_dso__load_vdso(struct pm_dso *dso, struct pm_error *err)
 	dso->data = pm_symtab__new(!ctx->conf.no_demangle);
 	r = pm_elf_file__open(&dso->bin, "[vdso]", img, len, dso->funcs,
 			      dso->data, err);
-	free(img);
-	if (r < 0)
+	if (r < 0) {
+		free(img);
 		return r;
+	}
+	/* kept: the unwinder reads the vdso's CFI from these bytes */
+	dso->image = img;
+	dso->image_len = len;
 	if (id_mismatch(dso, &dso->bin))
 		return pm_error__fmt(err, ENOENT,
 			"[vdso]: this host's image has another build id than the recording's");
