@@ -4,6 +4,7 @@
 #define PMPROF_SESSION_INTERNAL_H
 
 #include "pmprof/session.h"
+#include "pmprof/unwind.h"
 
 /*
  * The maps of one address space, sorted by start, never overlapping. Map
@@ -16,6 +17,13 @@ struct pm_maps {
 	struct pm_map **v;
 	size_t nr, alloc;
 	size_t last;		/* index of the last hit, a cheap cache */
+	/*
+	 * The list this one was copied from by fork, or itself (a new
+	 * image): forked processes share their parent's files at the same
+	 * places, so they share one unwinder address space. Only a name:
+	 * it may outlive the list it points at.
+	 */
+	const void *lineage;
 };
 
 struct pm_map_arena {
@@ -68,6 +76,25 @@ struct pm_intern {
 
 const char *pm_intern__get(struct pm_intern *in, const char *s);
 void pm_intern__free(struct pm_intern *in);
+
+/* A sample's call chain (callchain.c): built once per sample. */
+struct pm_chain {
+	struct pm_addr_loc *v;
+	size_t nr, alloc;
+	bool done;			/* built for the current sample */
+	struct pm_addr_loc *tmp;	/* inline expansion's copy */
+	size_t alloc_tmp;
+	struct pm_unwinder *uw;		/* made at the first dwarf sample */
+	uint16_t machine;		/* the recording's, for unwinding */
+	struct pm_unwind_frame frames[PM_UNWIND_MAX_FRAMES];
+};
+
+void pm_chain__build(struct pm_chain *c, struct pm_session *s,
+		     const struct pm_sample *smp,
+		     const struct pm_thread_int *t,
+		     const struct pm_session_opts *o);
+const struct pm_unwind_stats *pm_chain__stats(const struct pm_chain *c);
+void pm_chain__free(struct pm_chain *c);
 
 /* Time-ordered delivery (ordered.c). */
 struct oe_buf;
