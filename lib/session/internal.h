@@ -48,6 +48,8 @@ struct pm_maps *pm_maps__clone(const struct pm_maps *m);
 void pm_maps__insert(struct pm_maps *m, struct pm_map *map,
 		     struct pm_map_arena *arena);
 struct pm_map *pm_maps__find(struct pm_maps *m, uint64_t addr);
+/* A map of the kernel's init text (from its symbols), or NULL. */
+struct pm_map *pm_map__inittext(struct pm_map_arena *a, struct pm_dso *kernel);
 void pm_maps__clear(struct pm_maps *m);
 
 /* A thread as the session keeps it: the public part first. */

@@ -457,6 +457,19 @@ static char level_of(uint8_t cpumode)
 	}
 }
 
+/* The kernel's init text map (maps.c), made on the first miss. */
+static struct pm_map *inittext_map(struct pm_session *s, uint64_t ip)
+{
+	if (!s->inittext_done) {
+		s->inittext_done = true;
+		s->inittext = pm_map__inittext(&s->arena,
+					       pm_dsos__kernel(dsos_of(s)));
+	}
+	if (s->inittext && s->inittext->start <= ip && ip < s->inittext->end)
+		return s->inittext;
+	return NULL;
+}
+
 /*
  * Samples hit the same few addresses again and again (hot loops): a
  * direct-mapped cache from (map, ip) to the DSO address and symbol saves
@@ -487,8 +500,11 @@ static void resolve(struct pm_session *s, const struct pm_thread *t,
 	loc->rel = ip;
 	loc->cpumode = cpumode;
 	loc->level = level_of(cpumode);
-	if (cpumode == PM_MISC_KERNEL)
+	if (cpumode == PM_MISC_KERNEL) {
 		map = pm_maps__find(s->kmaps, ip);
+		if (!map)
+			map = inittext_map(s, ip);
+	}
 	else if (cpumode == PM_MISC_USER && t)
 		map = pm_maps__find(((struct pm_thread_int *)t)->maps, ip);
 	if (!map)
