@@ -34,7 +34,9 @@ gcc-12-alpha-linux-gnu   test     -         Alpha fixture binaries
 binutils-alpha-linux-gnu test     -         Alpha fixture binaries
 gcc-12-s390x-linux-gnu   test     -         big-endian test builds
 libc6-dev-s390x-cross    test     -         big-endian test builds
-qemu-user                test     -         big-endian test runs (qemu-s390x)
+qemu-user                test     -         big-endian test runs (qemu-s390x), arm64 ones (qemu-aarch64)
+gcc-aarch64-linux-gnu    test     -         arm64 stacks to unwind (tests/unit/test-unwind.c)
+libc6-dev-arm64-cross    test     -         arm64 stacks to unwind: a static libc
 man-db                   test     -         man page checks
 groff-base               test     -         man page checks
 python3                  test     -         perf script -s benchmark

@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# DWARF call chains against perf. Real programs are recorded here with
+# `perf record --call-graph dwarf` and `pmprof record --call-graph dwarf`:
+# a C program with a known call structure (one thread, three threads), a
+# C++ one, python3. `pmprof report --children` must give the rows of
+# `perf report --children --no-inline --stdio`, row for row (Children and
+# Self to the hundredth of a percent), and the exact Children and Self
+# period of every symbol that perf's own call chains (perf script) add up
+# to. With --inline, the program's own rows against perf's --inline
+# chains. Frame-pointer recordings keep giving perf's numbers; a
+# recording without call chains says so.
+. "$(dirname "$0")/../lib.sh"
+
+have_perf || { skip unwind-perf "perf cannot record here"; exit 0; }
+for t in gcc g++; do
+	command -v $t >/dev/null || { skip unwind-perf "no $t (scripts/deps.sh installs build-essential)"; exit 0; }
+done
+counts="$TOP/tests/tools/children_counts.py"
+prog="$TMP/report-prog"
+gcc -O2 -g -fPIE -pie -o "$prog" "$TOP/tests/programs/report-prog.c" -lpthread &&
+	gcc -O2 -g -fno-omit-frame-pointer -o "$TMP/report-prog-fp" \
+		"$TOP/tests/programs/report-prog.c" -lpthread &&
+	g++ -O2 -g -o "$TMP/unwind-cxx" "$TOP/tests/programs/unwind-cxx.cc" ||
+	{ not_ok "unwind-perf: cannot build the test programs"; exit 0; }
+
+rec() {	# rec NAME RECORDER ARGS...: RECORDER perf or pmprof
+	local name=$1 tool=$2
+	shift 2
+	if [ "$tool" = perf ]; then
+		perf record -q -e cpu-clock -o "$TMP/$name.data" "$@" >/dev/null 2>"$TMP/$name.err"
+	else
+		"$PMPROF" record -e cpu-clock -o "$TMP/$name.data" "$@" >/dev/null 2>"$TMP/$name.err"
+	fi || {
+		[ $? = 137 ] && [ -s "$TMP/$name.data" ] && return 0	# SIGKILL
+		not_ok "$name: $tool record failed: $(tail -1 "$TMP/$name.err")"
+		return 1
+	}
+}
+
+# rows NAME: pmprof report --children rows equal perf's, row for row.
+rows() {
+	local d="$TMP/$1.data"
+	perf report -i "$d" --stdio -q --children --no-inline --sort dso,sym -g none \
+		--percent-limit 0 2>/dev/null |
+		sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' | grep . | sort >"$TMP/$1.perf"
+	"$PMPROF" report -i "$d" --children --format csv 2>"$TMP/$1.pmerr" |
+		python3 -c '
+import csv, sys
+for r in csv.DictReader(sys.stdin):
+    print("%.2f%%|%.2f%%|%s|%s" % (float(r["Children"]), float(r["Self"]),
+                                   r["Shared Object"], r["Symbol"]))' |
+		sort >"$TMP/$1.pmprof"
+	if [ "$(wc -l <"$TMP/$1.perf")" -lt 5 ]; then
+		not_ok "$1: perf report gave no rows"
+		return
+	fi
+	check_files_eq "$1: --children rows equal perf report --children" \
+		"$TMP/$1.perf" "$TMP/$1.pmprof"
+}
+
+# counts NAME [DSO]: exact Children and Self against perf script's chains;
+# with DSO also --inline, that DSO's rows.
+counts() {
+	local d="$TMP/$1.data"
+	perf script -i "$d" -F event,period,ip,sym,dso --no-inline >"$TMP/$1.plain" 2>/dev/null &&
+		perf script -i "$d" -F event,period,ip,sym,dso --no-inline -G >"$TMP/$1.self" 2>/dev/null ||
+		{ not_ok "$1: perf script failed"; return; }
+	"$PMPROF" report -i "$d" --children --format json >"$TMP/$1.json" 2>/dev/null
+	check "$1: Children and Self equal perf's chains" \
+		python3 "$counts" "$TMP/$1.plain" "$TMP/$1.self" "$TMP/$1.json"
+	[ $# -gt 1 ] || return
+	perf script -i "$d" -F event,period,ip,sym,dso --inline >"$TMP/$1.inl" 2>/dev/null ||
+		{ not_ok "$1: perf script --inline failed"; return; }
+	"$PMPROF" report -i "$d" --children --inline --format json >"$TMP/$1.ijson" 2>/dev/null
+	check "$1: --inline: $2's Children and Self equal perf's --inline chains" \
+		python3 "$counts" --dso "$2" "$TMP/$1.inl" "$TMP/$1.self" "$TMP/$1.ijson" "$TMP/$1.plain"
+	if grep -q '"symbol": *"[a-z_]* (inlined)"' "$TMP/$1.ijson"; then
+		ok "$1: --inline shows inlined functions"
+	else
+		not_ok "$1: --inline shows no inlined function"
+	fi
+}
+
+# callers NAME SYMBOL: SYMBOL is a caller of (nearly) every sample.
+callers() {
+	if "$PMPROF" report -i "$TMP/$1.data" --children --format csv |
+		awk -F, -v s="[.] $2" '$NF == s && $1 >= 90 { f = 1 } END { exit !f }'; then
+		ok "$1: $2 is a caller of nearly every sample"
+	else
+		not_ok "$1: no --children row for $2 near 100%"
+	fi
+}
+
+if rec single perf --call-graph dwarf -- "$prog" single; then
+	callers single main
+	rows single
+	counts single report-prog
+fi
+rec threads perf --call-graph dwarf -- "$prog" threads && {
+	rows threads
+	counts threads
+	# the threads' own callers, unwound on the threads' stacks
+	"$PMPROF" report -i "$TMP/threads.data" --children --format csv --sort sym >"$TMP/threads.csv"
+	if grep -q ',\[\.\] start_thread$' "$TMP/threads.csv" &&
+	   grep -q ',\[\.\] thread_fn$' "$TMP/threads.csv"; then
+		ok "threads: start_thread and thread_fn are callers"
+	else
+		not_ok "threads: no start_thread or thread_fn row"
+	fi
+}
+rec cxx perf --call-graph dwarf -- "$TMP/unwind-cxx" 15 && {
+	callers cxx 'shapes::total<shapes::Shape>'
+	rows cxx
+	counts cxx
+}
+# python3 itself, not a wrapper script; its interpreter stacks are deeper
+# than perf's default 8 kB dump, and perf's libunwind adds a made-up
+# [unknown] entry where a cut stack ends: dump them whole. It ends by
+# SIGKILL, for the reason report-prog ends by _exit (perf record then
+# exits 137 too).
+py=/usr/bin/python3
+[ -x "$py" ] || py=$(command -v python3)
+rec python perf --call-graph dwarf,65528 -- "$py" -c '
+import json, os, signal
+def fib(n): return n if n < 2 else fib(n - 1) + fib(n - 2)
+s = 0
+for i in range(25): s += fib(17) + len(json.dumps(list(range(3000))))
+os.kill(os.getpid(), signal.SIGKILL)'
+if [ -s "$TMP/python.data" ]; then
+	rows python
+	counts python
+fi
+rec pm-single pmprof --call-graph dwarf -- "$prog" single && {
+	callers pm-single main
+	rows pm-single
+	counts pm-single
+}
+rec pm-threads pmprof --call-graph dwarf -- "$prog" threads && {
+	rows pm-threads
+	counts pm-threads
+}
+# Frame pointers: the kernel's call chains, as before.
+rec fp perf -g -- "$TMP/report-prog-fp" single && {
+	rows fp
+	counts fp
+}
+
+# No call chains: --children says so and shows the self profile.
+rec flat perf -- "$prog" single && {
+	"$PMPROF" report -i "$TMP/flat.data" --children --format csv \
+		>"$TMP/flat.csv" 2>"$TMP/flat.err"
+	rc=$?
+	check_eq "flat: --children without call chains exits 0" 0 "$rc"
+	if grep -q "flat.data: no call chains in this recording" "$TMP/flat.err" &&
+	   head -1 "$TMP/flat.csv" | grep -q '^Overhead,'; then
+		ok "flat: --children says there are no call chains"
+	else
+		not_ok "flat: --children without call chains: $(cat "$TMP/flat.err")"
+	fi
+}
+# A pipe names its events as it goes: the same from standard input.
+perf record -q -e cpu-clock -o - -- "$prog" single >"$TMP/flat.pipe" 2>/dev/null &&
+	"$PMPROF" report -i - --children <"$TMP/flat.pipe" >"$TMP/flat-pipe.out" 2>"$TMP/flat-pipe.err"
+if grep -q "(standard input): no call chains" "$TMP/flat-pipe.err" &&
+   grep -q "Overhead" "$TMP/flat-pipe.out"; then
+	ok "flat: ... on standard input too"
+else
+	not_ok "flat: pipe: $(cat "$TMP/flat-pipe.err")"
+fi
