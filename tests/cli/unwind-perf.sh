@@ -167,3 +167,47 @@ if grep -q "(standard input): no call chains" "$TMP/flat-pipe.err" &&
 else
 	not_ok "flat: pipe: $(cat "$TMP/flat-pipe.err")"
 fi
+
+# A JIT map: "[JIT] tid PID" and its symbols, as perf shows them.
+if [ "$(uname -m)" = x86_64 ] && gcc -O2 -o "$TMP/jit-prog" "$TOP/tests/programs/jit-prog.c"; then
+	if rec jit perf -- "$TMP/jit-prog"; then
+		jitmap=$(perf script -i "$TMP/jit.data" -F pid 2>/dev/null | head -1 | tr -d ' ')
+		perf report -i "$TMP/jit.data" --stdio -q --sort dso,sym \
+			-F overhead,sample,period,dso,sym --percent-limit 0 2>/dev/null >"$TMP/jit.perf"
+		"$PMPROF" report -i "$TMP/jit.data" --format csv >"$TMP/jit.csv"
+		check "jit: rows equal perf report" \
+			python3 "$TOP/tests/tools/compare_report.py" "$TMP/jit.perf" "$TMP/jit.csv"
+		if grep -q "^[^,]*,[^,]*,[^,]*,\[JIT\] tid $jitmap,\[\.\] jitted_loop$" "$TMP/jit.csv"; then
+			ok "jit: [JIT] tid $jitmap [.] jitted_loop"
+		else
+			not_ok "jit: no [JIT] tid $jitmap row"
+		fi
+		rm -f "/tmp/perf-$jitmap.map"
+	fi
+else
+	skip "unwind-perf jit" "the JIT's machine code is x86-64's"
+fi
+
+# The idle task's kernel stack goes back to start_kernel, in the init
+# text past the kernel map: perf finds it, so must pmprof (kernel rows).
+if [ "$(id -u)" = 0 ] && [ "$(sed -n 1p /proc/kallsyms | cut -c1-16)" != 0000000000000000 ] &&
+   rec idle perf -a -g -C 0 -- sleep 1; then
+	perf report -i "$TMP/idle.data" --stdio -q --children --no-inline --sort dso,sym -g none \
+		--percent-limit 0 2>/dev/null | sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' |
+		grep '|\[kernel.kallsyms\]|' | sort >"$TMP/idle.perf"
+	if grep -q '\[k\] start_kernel$' "$TMP/idle.perf"; then
+		"$PMPROF" report -i "$TMP/idle.data" --children --format csv | python3 -c '
+import csv, sys
+for r in csv.DictReader(sys.stdin):
+    if r["Shared Object"] == "[kernel.kallsyms]":
+        print("%.2f%%|%.2f%%|%s|%s" % (float(r["Children"]), float(r["Self"]),
+                                       r["Shared Object"], r["Symbol"]))' |
+			sort >"$TMP/idle.pmprof"
+		check_files_eq "idle: kernel --children rows (start_kernel) equal perf's" \
+			"$TMP/idle.perf" "$TMP/idle.pmprof"
+	else
+		skip "unwind-perf idle" "CPU 0 was never sampled idle (perf shows no start_kernel)"
+	fi
+else
+	skip "unwind-perf idle" "needs root and readable kallsyms"
+fi
