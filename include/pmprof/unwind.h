@@ -4,17 +4,20 @@
  * bytes a sample carries with PERF_SAMPLE_REGS_USER and
  * PERF_SAMPLE_STACK_USER (`perf record --call-graph dwarf`) turned into
  * the addresses of the frames, with elfutils' unwinder (libdwfl's frame
- * interface): libdw reads the CFI (.eh_frame of the binary, .debug_frame
- * of the binary or of its debug file) and runs it, falling back to frame
- * pointers where an address has none. x86-64 and arm64 recordings unwind
- * on any host.
+ * interface): libdw reads the CFI (.eh_frame of the binary; for a binary
+ * without one, .debug_frame of the binary or of its debug file) and runs
+ * it, falling back to frame pointers where an address has none. x86-64
+ * and arm64 recordings unwind on any host.
  *
- * The caller says what is mapped where through a callback; the unwinder
- * reports each ELF file to libdwfl once per address space, at the bias its
- * mapping gives it, and keeps that (with libdw's parsed CFI) from one
- * sample to the next. Files come from the symbols layer (dso.h), so they
- * are found as symbols are: build-id cache, --symfs, debug directories,
- * .gnu_debuglink.
+ * The caller says what is mapped where in the sample's process through a
+ * callback. Each ELF file is reported to libdwfl once, for every process
+ * of the recording: at a place of its own in an address range no process
+ * uses, where the values the unwinder reads (registers, stack words) are
+ * moved to from the mapping they point into, and the frames found moved
+ * back from. So libdw parses a file's CFI once, however many processes
+ * map it wherever ASLR put it. Files come from the symbols layer (dso.h),
+ * so they are found as symbols are: build-id cache, --symfs, debug
+ * directories, .gnu_debuglink.
  *
  *	struct pm_unwinder *u = pm_unwinder__new(NULL);
  *	struct pm_unwind_input in = {
@@ -26,15 +29,11 @@
  *	};
  *	struct pm_unwind_frame f[PM_UNWIND_MAX_FRAMES];
  *	struct pm_unwind_result res;
- *	size_t n = pm_unwinder__unwind(u, maps_of_process, find_map, arg,
- *				       &in, f, PM_UNWIND_MAX_FRAMES, &res);
+ *	size_t n = pm_unwinder__unwind(u, find_map, maps_of_process, &in, f,
+ *				       PM_UNWIND_MAX_FRAMES, &res);
  *	// f[0].ip is the sampled pc, f[1].ip a call in its caller, ...
  *	pm_unwinder__delete(u);
  *
- * An address space is named by any pointer the caller picks (the
- * session's map list of a process). Its maps may change between samples:
- * every module the unwinder uses is checked against what the callback
- * says, and a space whose maps moved under it is rebuilt.
  * Not thread-safe: one unwinder per thread.
  */
 #ifndef PMPROF_UNWIND_H
@@ -68,9 +67,10 @@ struct pm_unwind_map {
 	struct pm_dso *dso;	/* borrowed; may be NULL (anonymous) */
 };
 
-/* The mapping holding addr in `space`: 0 and *out, or -ENOENT. */
-typedef int (*pm_unwind_find_map_fn)(void *arg, const void *space,
-				     uint64_t addr, struct pm_unwind_map *out);
+/* The mapping holding addr in the sample's process: 0 and *out, or
+ * -ENOENT. */
+typedef int (*pm_unwind_find_map_fn)(void *arg, uint64_t addr,
+				     struct pm_unwind_map *out);
 
 struct pm_unwind_input {
 	uint16_t machine;		/* PM_EM_X86_64 or PM_EM_AARCH64 */
@@ -111,33 +111,23 @@ struct pm_unwind_stats {
 	uint64_t failed;	/* of the samples, stopped by an error */
 	uint64_t no_input;	/* of the samples, not unwound at all */
 	uint64_t modules;	/* ELF files reported to libdwfl */
-	uint64_t spaces;	/* address spaces (re)built */
-};
-
-struct pm_unwind_opts {
-	size_t sz;		/* sizeof(struct pm_unwind_opts); 0: this */
-	/* address spaces kept at once (least recently used go); 0: 32 */
-	size_t max_spaces;
 };
 
 struct pm_unwinder;
 
-struct pm_unwinder *pm_unwinder__new(const struct pm_unwind_opts *opts);
+struct pm_unwinder *pm_unwinder__new(void);
 void pm_unwinder__delete(struct pm_unwinder *u);
 
 /*
- * Unwind one sample in address space `space`. Fills up to max frames and
- * returns how many (the frames found before any error are kept); res
- * (may be NULL) says why it stopped.
+ * Unwind one sample; find_map(arg, ...) tells its process's mappings.
+ * Fills up to max frames and returns how many (the frames found before
+ * any error are kept); res (may be NULL) says why it stopped.
  */
-size_t pm_unwinder__unwind(struct pm_unwinder *u, const void *space,
+size_t pm_unwinder__unwind(struct pm_unwinder *u,
 			   pm_unwind_find_map_fn find_map, void *arg,
 			   const struct pm_unwind_input *in,
 			   struct pm_unwind_frame *frames, size_t max,
 			   struct pm_unwind_result *res);
-
-/* Drop what is kept for an address space (when it goes away). */
-void pm_unwinder__forget(struct pm_unwinder *u, const void *space);
 
 const struct pm_unwind_stats *pm_unwinder__stats(const struct pm_unwinder *u);
 

@@ -8,9 +8,8 @@
  * entry that DWARF says holds inlined functions becomes one entry per
  * function (pm_dso__inline_frames()), innermost first.
  *
- * The unwinder keeps one address space per lineage of map lists (a
- * process and the children it forked without exec), so that a fork does
- * not open and parse every file again.
+ * One unwinder serves every process: it is told each sample's mappings
+ * through the process's map list.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -56,12 +55,10 @@ static void add_sampled(struct pm_chain *c, struct pm_session *s,
 	}
 }
 
-static int find_map(void *arg, const void *space, uint64_t addr,
-		    struct pm_unwind_map *out)
+static int find_map(void *arg, uint64_t addr, struct pm_unwind_map *out)
 {
 	const struct pm_map *m = pm_maps__find(arg, addr);
 
-	(void)space;
 	if (!m)
 		return -1;
 	out->start = m->start;
@@ -97,12 +94,12 @@ static void add_unwound(struct pm_chain *c, struct pm_session *s,
 	size_t n;
 
 	if (!c->uw) {
-		c->uw = pm_unwinder__new(NULL);
+		c->uw = pm_unwinder__new();
 		c->machine = pm_unwind__machine(pm_reader__features(r)->arch);
 	}
 	in.machine = c->machine;
-	n = pm_unwinder__unwind(c->uw, t->maps->lineage, find_map, t->maps,
-				&in, c->frames, PM_UNWIND_MAX_FRAMES, NULL);
+	n = pm_unwinder__unwind(c->uw, find_map, t->maps, &in, c->frames,
+				PM_UNWIND_MAX_FRAMES, NULL);
 	for (size_t i = 0; i < n; i++) {
 		pm_session__resolve(s, &t->pub, PM_MISC_USER, c->frames[i].ip,
 				    &loc);

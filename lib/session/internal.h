@@ -17,13 +17,6 @@ struct pm_maps {
 	struct pm_map **v;
 	size_t nr, alloc;
 	size_t last;		/* index of the last hit, a cheap cache */
-	/*
-	 * The list this one was copied from by fork, or itself (a new
-	 * image): forked processes share their parent's files at the same
-	 * places, so they share one unwinder address space. Only a name:
-	 * it may outlive the list it points at.
-	 */
-	const void *lineage;
 };
 
 struct pm_map_arena {

@@ -43,7 +43,6 @@ struct pm_maps *pm_maps__new(void)
 	struct pm_maps *m = pm_zalloc(sizeof(*m));
 
 	m->refcnt = 1;
-	m->lineage = m;
 	return m;
 }
 
@@ -66,7 +65,6 @@ struct pm_maps *pm_maps__clone(const struct pm_maps *m)
 {
 	struct pm_maps *c = pm_maps__new();
 
-	c->lineage = m->lineage;
 	if (m->nr) {
 		c->v = pm_malloc(m->nr * sizeof(*c->v));
 		memcpy(c->v, m->v, m->nr * sizeof(*c->v));

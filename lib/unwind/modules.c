@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The files of an address space, as libdwfl modules. A file is reported
- * the first time a frame's address lands in a mapping of it: opened
- * through the symbols layer's choice of file (so build-id cache, --symfs
- * and debug directories apply), its PT_LOAD range placed at the bias the
- * mapping gives it (runtime address - ELF address, as pm_dso__map_ip()
- * computes it for symbols), and handed to libdwfl through find_elf. The
- * debug file, for .debug_frame, comes through find_debuginfo.
+ * The files libdwfl unwinds through, and where it sees them. A file is
+ * reported the first time a value of a sample lands in a mapping of it:
+ * opened through the symbols layer's choice of file (so build-id cache,
+ * --symfs and debug directories apply) and placed in a slot of its own
+ * above UW_PLACE_BASE, the same for every process. The debug file, for
+ * .debug_frame, comes through find_debuginfo.
+ *
+ * Values of the sample (registers, stack words, words read from files)
+ * are moved into the slots: a runtime address becomes its ELF address
+ * (pm_dso__map_ip(), as symbols do) plus the slot's bias. Only addresses
+ * in a file's mappings move, so stack addresses, data and anything libdw
+ * uses as a base for the CFA keep their values; return addresses land in
+ * the file's slot, where libdw finds its CFI. Frames found come back with
+ * the bias of the mapping their values came from.
  *
  * libdwfl places a module by its lowest address: main_bias = low_addr -
  * (first PT_LOAD's p_vaddr rounded down to its alignment). Reporting
- * [bias + that, bias + end of the last PT_LOAD) gives back our bias.
+ * [slot + that, slot + end of the last PT_LOAD) makes the slot the bias.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,6 +46,33 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *name,
 	return m->fd;
 }
 
+/* Has the file an .eh_frame (with contents: not a debug file's)? */
+static bool has_eh_frame(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, ".eh_frame") && sh.sh_size)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The debug file, for its .debug_frame, when the file has no .eh_frame:
+ * where a file has one, it covers all of its code, and libdw would read
+ * (and decompress) every DWARF section of a debug file only to look for a
+ * frame that is not there, at the end of a stack for instance.
+ */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 			  const char *name, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink,
@@ -53,9 +87,9 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 	(void)base;
 	(void)debuglink;
 	(void)crc;
-	if (!m)
+	if (!m || m->has_eh_frame)
 		return -1;
-	path = pm_dso__debug_path(m->dso);
+	path = pm_dso__debug_path(m->ref);
 	if (!path || (file_name && !strcmp(path, file_name)))
 		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -83,78 +117,57 @@ static void module_free(struct uw_module *m)
 	free(m->image);
 	free(m->path);
 	free(m->loads);
-	pm_dso__put(m->dso);
+	pm_dso__put(m->ref);
 	free(m);
 }
 
 void pm_uw_free_modules(struct uw_space *sp)
 {
-	for (size_t i = 0; i < sp->nr_mods; i++)
-		module_free(sp->mods[i]);
-	free(sp->mods);
-	free(sp->bad);
-	sp->mods = NULL;
-	sp->bad = NULL;
-	sp->nr_mods = sp->alloc_mods = sp->nr_bad = sp->alloc_bad = 0;
+	for (size_t i = 0; i < sp->nslots; i++)
+		module_free(sp->by_dso[i]);
+	free(sp->by_dso);
+	free(sp->by_addr);
+	sp->by_dso = sp->by_addr = NULL;
+	sp->nslots = sp->nr = sp->nr_addr = sp->alloc_addr = 0;
 }
 
-/* The module whose range holds addr, or NULL; *pos: where it would go. */
-static struct uw_module *module_at(const struct uw_space *sp, uint64_t addr,
-				   size_t *pos)
+struct uw_module *pm_uw_module_at(const struct uw_space *sp, uint64_t addr)
 {
-	size_t lo = 0, hi = sp->nr_mods;
+	size_t lo = 0, hi = sp->nr_addr;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (sp->mods[mid]->hi <= addr)
+		if (sp->by_addr[mid]->hi <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (pos)
-		*pos = lo;
-	if (lo < sp->nr_mods && sp->mods[lo]->lo <= addr)
-		return sp->mods[lo];
+	if (lo < sp->nr_addr && sp->by_addr[lo]->lo <= addr)
+		return sp->by_addr[lo];
 	return NULL;
-}
-
-static bool is_bad(const struct uw_space *sp, const struct pm_dso *dso,
-		   uint64_t bias)
-{
-	for (size_t i = 0; i < sp->nr_bad; i++)
-		if (sp->bad[i].dso == dso && sp->bad[i].bias == bias)
-			return true;
-	return false;
-}
-
-static void add_bad(struct uw_space *sp, const struct pm_dso *dso,
-		    uint64_t bias)
-{
-	PM_GROW(sp->bad, sp->alloc_bad, sp->nr_bad + 1);
-	sp->bad[sp->nr_bad].dso = dso;
-	sp->bad[sp->nr_bad].bias = bias;
-	sp->nr_bad++;
 }
 
 /* Open the file libdwfl should read for dso: its runtime binary, the
  * vdso image, or (when the binary is missing) its debug file. */
 static int open_file(struct uw_module *m)
 {
-	const char *path = pm_dso__path(m->dso);
+	const char *path;
 	const void *img;
 	size_t len;
 
 	m->fd = -1;
-	if (pm_dso__image(m->dso, &img, &len) == 0) {
+	pm_dso__load(m->ref, NULL);	/* finds the files (may fail: no symbols) */
+	path = pm_dso__path(m->ref);
+	if (pm_dso__image(m->ref, &img, &len) == 0) {
 		m->image = pm_malloc(len);
 		memcpy(m->image, img, len);
 		m->elf = elf_memory(m->image, len);
-		m->path = pm_strdup(pm_dso__name(m->dso));
-		return m->elf ? 0 : -1;
+		m->path = pm_strdup(pm_dso__name(m->ref));
+		return m->elf ? 0 : -1;	/* no debug file to look for */
 	}
 	if (!path)
-		path = pm_dso__debug_path(m->dso);
+		path = pm_dso__debug_path(m->ref);
 	if (!path)
 		return -1;
 	m->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -162,7 +175,10 @@ static int open_file(struct uw_module *m)
 		return -1;
 	m->elf = elf_begin(m->fd, ELF_C_READ_MMAP, NULL);
 	m->path = pm_strdup(path);
-	return m->elf ? 0 : -1;
+	if (!m->elf)
+		return -1;
+	m->has_eh_frame = has_eh_frame(m->elf);
+	return 0;
 }
 
 /* The PT_LOAD range [*lo, *hi) as libdwfl sees it, and the segments. */
@@ -193,47 +209,65 @@ static int load_range(struct uw_module *m, uint64_t *lo, uint64_t *hi)
 		m->loads[m->nr_loads].offset = ph.p_offset;
 		m->nr_loads++;
 	}
-	return first || *hi <= *lo ? -1 : 0;
+	return first || *hi <= *lo || *hi - *lo > (1ULL << 40) ? -1 : 0;
 }
 
-/* Report dso at bias; NULL when it cannot be (the caller remembers). */
-static struct uw_module *report(struct pm_unwinder *u, struct uw_space *sp,
-				struct pm_dso *dso, uint64_t bias, size_t pos)
+/* Give m its slot and report it; false when it cannot be. */
+static bool report(struct pm_unwinder *u, struct uw_space *sp,
+		   struct uw_module *m)
 {
-	struct uw_module *m = pm_zalloc(sizeof(*m));
-	uint64_t lo, hi;
+	uint64_t lo, hi, slot;
 	void **userdata;
+	size_t pos;
 
-	m->dso = pm_dso__get(dso);
-	m->bias = bias;
 	if (open_file(m) || load_range(m, &lo, &hi))
-		goto fail;
-	m->lo = lo + bias;
-	m->hi = hi + bias;
-	/* Neighbours' ranges win: libdwfl must see one module per address. */
-	if (pos > 0 && sp->mods[pos - 1]->hi > m->lo)
-		goto fail;
-	if (pos < sp->nr_mods && sp->mods[pos]->lo < m->hi)
-		m->hi = sp->mods[pos]->lo;
-	if (m->hi <= m->lo)
-		goto fail;
+		return false;
+	slot = sp->next_place;
+	m->bias = slot - lo;
+	m->lo = slot;
+	m->hi = slot + (hi - lo);
 	dwfl_report_begin_add(sp->dwfl);
-	m->mod = dwfl_report_module(sp->dwfl, pm_dso__name(dso), m->lo, m->hi);
+	m->mod = dwfl_report_module(sp->dwfl, pm_dso__name(m->ref), m->lo, m->hi);
 	dwfl_report_end(sp->dwfl, NULL, NULL);
 	if (!m->mod)
-		goto fail;
+		return false;
 	dwfl_module_info(m->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
 	*userdata = m;
-	PM_GROW(sp->mods, sp->alloc_mods, sp->nr_mods + 1);
-	memmove(sp->mods + pos + 1, sp->mods + pos,
-		(sp->nr_mods - pos) * sizeof(*sp->mods));
-	sp->mods[pos] = m;
-	sp->nr_mods++;
+	sp->next_place = slot + ((hi - lo + UW_PLACE_ALIGN) & ~(UW_PLACE_ALIGN - 1));
+	/* slots only grow: the new one goes last */
+	pos = sp->nr_addr;
+	PM_GROW(sp->by_addr, sp->alloc_addr, sp->nr_addr + 1);
+	sp->by_addr[pos] = m;
+	sp->nr_addr++;
 	u->stats.modules++;
-	return m;
-fail:
-	module_free(m);
-	return NULL;
+	return true;
+}
+
+static size_t dso_slot(const void *dso, size_t nslots)
+{
+	uint64_t h = (uint64_t)(uintptr_t)dso * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(h >> 32) & (nslots - 1);
+}
+
+static void grow_slots(struct uw_space *sp)
+{
+	size_t n = sp->nslots ? 2 * sp->nslots : 64;
+	struct uw_module **old = sp->by_dso;
+	size_t nold = sp->nslots;
+
+	sp->by_dso = pm_calloc(n, sizeof(*sp->by_dso));
+	sp->nslots = n;
+	for (size_t i = 0; i < nold; i++) {
+		size_t j;
+
+		if (!old[i])
+			continue;
+		for (j = dso_slot(old[i]->dso, n); sp->by_dso[j]; j = (j + 1) & (n - 1))
+			;
+		sp->by_dso[j] = old[i];
+	}
+	free(old);
 }
 
 /* Files libdwfl can unwind through: ELF files and the vdso. */
@@ -244,69 +278,131 @@ static bool reportable(struct pm_dso *dso)
 	return k == PM_DSO_ELF || k == PM_DSO_VDSO;
 }
 
-int pm_uw_ensure_module(struct pm_unwinder *u, uint64_t addr)
+struct uw_module *pm_uw_module(struct pm_unwinder *u, struct uw_space *sp,
+			       struct pm_dso *dso)
 {
-	struct uw_current *c = &u->cur;
-	struct uw_space *sp = c->space;
-	struct pm_unwind_map map;
 	struct uw_module *m;
-	uint64_t bias;
-	size_t pos;
+	size_t j;
 
-	m = module_at(sp, addr, &pos);
-	/*
-	 * Nothing mapped here: a wild address (libdw will fail or fall back
-	 * to frame pointers). Something libdw cannot read (JIT code,
-	 * anonymous memory) where a file of another process of the space,
-	 * or of an earlier mapping, was: that file's CFI must not be used.
-	 */
-	if (c->find_map(c->arg, sp->key, addr, &map))
-		return 0;
-	if (!map.dso || !reportable(map.dso)) {
-		if (!m)
+	if (2 * (sp->nr + 1) > sp->nslots)
+		grow_slots(sp);
+	for (j = dso_slot(dso, sp->nslots); (m = sp->by_dso[j]);
+	     j = (j + 1) & (sp->nslots - 1))
+		if (m->dso == dso)
+			return m->mod ? m : NULL;
+	m = pm_zalloc(sizeof(*m));
+	m->dso = dso;
+	m->ref = pm_dso__get(dso);
+	m->fd = -1;
+	sp->by_dso[j] = m;
+	sp->nr++;
+	/* a file that cannot be reported stays, without mod: not tried again */
+	if (!reportable(dso) || !report(u, sp, m))
+		return NULL;
+	return m;
+}
+
+/* Remember with which bias the process maps m (most recent first). */
+static void note_moved(struct uw_current *c, const struct uw_module *m,
+		       uint64_t runtime_bias)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_moved; i++)
+		if (c->moved[i].m == m && c->moved[i].runtime_bias == runtime_bias)
+			break;
+	if (i == c->nr_moved && c->nr_moved < PM_ARRAY_SIZE(c->moved))
+		c->nr_moved++;
+	if (i == PM_ARRAY_SIZE(c->moved))
+		i--;
+	memmove(c->moved + 1, c->moved, i * sizeof(*c->moved));
+	c->moved[0].m = m;
+	c->moved[0].runtime_bias = runtime_bias;
+}
+
+/*
+ * The mapping holding addr: the sample's values land in a few mappings
+ * again and again, and they do not change during a sample.
+ */
+static int find_map(struct uw_current *c, uint64_t addr,
+		    struct pm_unwind_map *out)
+{
+	for (size_t i = 0; i < c->nr_seen; i++)
+		if (c->seen[i].start <= addr && addr < c->seen[i].end) {
+			*out = c->seen[i];
 			return 0;
-		c->stale = true;
+		}
+	if (c->find_map(c->arg, addr, out))
 		return -1;
-	}
-	bias = map.start - pm_dso__map_ip(map.dso, map.start, map.pgoff,
-					  map.start);
-	if (m) {
-		if (m->dso == map.dso && m->bias == bias)
-			return 0;
-		c->stale = true;	/* another file is mapped there now */
-		return -1;
-	}
-	if (!is_bad(sp, map.dso, bias) && !report(u, sp, map.dso, bias, pos))
-		add_bad(sp, map.dso, bias);
+	c->seen[c->next_seen] = *out;
+	c->next_seen = (c->next_seen + 1) % PM_ARRAY_SIZE(c->seen);
+	if (c->nr_seen < PM_ARRAY_SIZE(c->seen))
+		c->nr_seen++;
 	return 0;
 }
 
-bool pm_uw_file_word(struct pm_unwinder *u, uint64_t addr, uint64_t *val)
+uint64_t pm_uw_place(struct pm_unwinder *u, uint64_t v)
 {
+	struct uw_current *c = &u->cur;
+	struct pm_unwind_map map;
 	struct uw_module *m;
+	uint64_t elf;
+
+	/*
+	 * The mapping holding v; else, for a return address just past the
+	 * end of a mapping (a call that never returns, last in a file's
+	 * code), the mapping it returns from.
+	 */
+	if (find_map(c, v, &map) || !map.dso || !reportable(map.dso)) {
+		if (!v || find_map(c, v - 1, &map) || map.end != v ||
+		    !map.dso || !reportable(map.dso))
+			return v;
+	}
+	m = pm_uw_module(u, c->space, map.dso);
+	if (!m)
+		return v;
+	elf = pm_dso__map_ip(map.dso, map.start, map.pgoff, v);
+	note_moved(c, m, v - elf);
+	return elf + m->bias;
+}
+
+uint64_t pm_uw_unplace(struct pm_unwinder *u, uint64_t v)
+{
+	struct uw_current *c = &u->cur;
+	const struct uw_module *m = pm_uw_module_at(c->space, v);
+
+	if (!m)
+		return v;	/* never moved: a runtime address already */
+	for (size_t i = 0; i < c->nr_moved; i++)
+		if (c->moved[i].m == m)
+			return v - m->bias + c->moved[i].runtime_bias;
+	return v;
+}
+
+bool pm_uw_file_word(const struct uw_module *m, uint64_t addr, bool big,
+		     uint64_t *val)
+{
 	const char *img;
 	size_t size;
 	uint64_t a;
 
-	if (pm_uw_ensure_module(u, addr) || addr > UINT64_MAX - 8)
-		return false;
-	m = module_at(u->cur.space, addr, NULL);
-	if (!m || !m->elf)
+	if (!m || !m->elf || addr < m->bias)
 		return false;
 	img = elf_rawfile(m->elf, &size);
-	if (!img)
+	if (!img || size < 8)
 		return false;
 	a = addr - m->bias;
 	for (size_t i = 0; i < m->nr_loads; i++) {
 		const struct uw_load *l = &m->loads[i];
+		uint64_t off;
 
 		if (a < l->vaddr || a - l->vaddr > l->filesz ||
 		    l->filesz - (a - l->vaddr) < 8)
 			continue;
-		if (l->offset + (a - l->vaddr) > size - 8 || size < 8)
+		off = l->offset + (a - l->vaddr);
+		if (off > size - 8)
 			return false;
-		*val = pm_load64(img + l->offset + (a - l->vaddr),
-				 u->cur.in->big_endian != PM_HOST_BIG_ENDIAN);
+		*val = pm_load64(img + off, big != PM_HOST_BIG_ENDIAN);
 		return true;
 	}
 	return false;

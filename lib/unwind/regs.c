@@ -79,37 +79,40 @@ bool pm_uw_pc_sp(const struct pm_unwind_input *in, uint64_t *pc,
 	}
 }
 
-/* Registers the sample lacks stay unset: the CFI may not need them. */
-static bool set_one(Dwfl_Thread *thread, int dwarf, const struct pm_regs *r,
+/*
+ * Registers the sample lacks stay unset: the CFI may not need them. Each
+ * value is moved to where libdwfl sees the file it points into.
+ */
+static bool set_one(struct pm_unwinder *u, Dwfl_Thread *thread, int dwarf,
 		    unsigned int idx)
 {
 	Dwarf_Word w;
 	uint64_t v;
 
-	if (!pm_uw_reg(r, idx, &v))
+	if (!pm_uw_reg(u->cur.in->regs, idx, &v))
 		return true;
-	w = v;
+	w = pm_uw_place(u, v);
 	return dwfl_thread_state_registers(thread, dwarf, 1, &w);
 }
 
-bool pm_uw_set_registers(Dwfl_Thread *thread,
-			 const struct pm_unwind_input *in)
+bool pm_uw_set_registers(struct pm_unwinder *u, Dwfl_Thread *thread)
 {
+	const struct pm_unwind_input *in = u->cur.in;
 	uint64_t pc;
 
 	switch (in->machine) {
 	case PM_EM_X86_64:
 		for (int i = 0; i < 17; i++)
-			if (!set_one(thread, i, in->regs, x86_64_dwarf[i]))
+			if (!set_one(u, thread, i, x86_64_dwarf[i]))
 				return false;
 		return true;
 	case PM_EM_AARCH64:
 		for (int i = 0; i <= ARM64_SP; i++)
-			if (!set_one(thread, i, in->regs, (unsigned int)i))
+			if (!set_one(u, thread, i, (unsigned int)i))
 				return false;
 		if (!pm_uw_reg(in->regs, ARM64_PC, &pc))
 			return false;
-		dwfl_thread_state_register_pc(thread, pc);
+		dwfl_thread_state_register_pc(thread, pm_uw_place(u, pc));
 		return true;
 	default:
 		return false;

@@ -1,18 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The unwinder: one Dwfl per address space, kept between samples (the
- * expensive part of libdw's unwinding is opening files and parsing CFI,
- * and libdw keeps both per module), a sample's registers and stack bytes
- * given to it through thread callbacks.
+ * The unwinder: one Dwfl per architecture for the whole recording, the
+ * files of every process placed in it once (modules.c), a sample's
+ * registers and stack bytes handed to it through thread callbacks. The
+ * expensive part of libdw's unwinding is opening files and parsing their
+ * CFI; libdw keeps both per module, so they are paid once per file.
  *
  * libdwfl picks its architecture backend from an ELF header; the Dwfl is
  * attached with a header made for the recording's machine, so that
  * unwinding does not depend on the host or on which file comes first.
- *
- * Each frame's module is reported (pm_uw_ensure_module) before libdw
- * unwinds out of it, as the frame callback runs before the next step: for
- * a caller frame libdw looks its CFI up at pc - 1, so that address is
- * checked too.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -21,7 +17,6 @@
 #include "pmprof/util.h"
 #include "unwind/internal.h"
 
-#define DEFAULT_SPACES 32
 #define ELFMAG_BYTES "\177ELF"
 
 /* ---- libdwfl's thread callbacks ---- */
@@ -46,25 +41,36 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *dwfl_arg,
 	return true;
 }
 
+/*
+ * A word of the sample's memory: its stack bytes, else a file's contents
+ * (at a placed address, or at a runtime one in a file's mapping). The
+ * value is placed in turn: it may be a return address.
+ */
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 			void *dwfl_arg)
 {
 	struct pm_unwinder *u = dwfl_arg;
+	struct uw_current *c = &u->cur;
+	const struct uw_module *m;
 	uint64_t v;
 
 	(void)dwfl;
-	if (!pm_uw_stack_word(u->cur.in, u->cur.sp, addr, &v) &&
-	    !pm_uw_file_word(u, addr, &v))
-		return false;
-	*result = v;
+	if (!pm_uw_stack_word(c->in, c->sp, addr, &v)) {
+		m = pm_uw_module_at(c->space, addr);
+		if (!m) {
+			addr = pm_uw_place(u, addr);
+			m = pm_uw_module_at(c->space, addr);
+		}
+		if (!pm_uw_file_word(m, addr, c->in->big_endian, &v))
+			return false;
+	}
+	*result = pm_uw_place(u, v);
 	return true;
 }
 
 static bool set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
 {
-	struct pm_unwinder *u = thread_arg;
-
-	return pm_uw_set_registers(thread, u->cur.in);
+	return pm_uw_set_registers(thread_arg, thread);
 }
 
 static const Dwfl_Thread_Callbacks thread_callbacks = {
@@ -74,7 +80,7 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 	.set_initial_registers = set_initial_registers,
 };
 
-/* ---- address spaces ---- */
+/* ---- one Dwfl per architecture ---- */
 
 /* An ELF header for machine: all libdwfl needs to choose a backend. */
 static Elf *arch_elf(struct pm_unwinder *u, uint16_t machine, bool big)
@@ -110,77 +116,49 @@ static Elf *arch_elf(struct pm_unwinder *u, uint16_t machine, bool big)
 	return a->elf;
 }
 
-static void space_clear(struct uw_space *sp)
+static void space_free(struct uw_space *sp)
 {
+	if (!sp)
+		return;
 	if (sp->dwfl)
 		dwfl_end(sp->dwfl);
-	sp->dwfl = NULL;
 	pm_uw_free_modules(sp);
+	free(sp);
 }
 
-/* A fresh Dwfl for sp, attached for the input's machine. */
-static int space_init(struct pm_unwinder *u, struct uw_space *sp,
-		      const struct pm_unwind_input *in, struct pm_error *err)
+/* The Dwfl for the input's architecture, made on first use. */
+static struct uw_space *space_get(struct pm_unwinder *u,
+				  const struct pm_unwind_input *in,
+				  struct pm_error *err)
 {
-	Elf *elf = arch_elf(u, in->machine, in->big_endian);
+	struct uw_space *sp;
+	Elf *elf;
 
-	space_clear(sp);
+	for (size_t i = 0; i < u->nr_spaces; i++)
+		if (u->spaces[i]->machine == in->machine &&
+		    u->spaces[i]->big_endian == in->big_endian)
+			return u->spaces[i];
+	if (u->nr_spaces == PM_ARRAY_SIZE(u->spaces)) {
+		pm_error__fmt(err, PM_EUNSUP, "a recording of more than %zu architectures",
+			      PM_ARRAY_SIZE(u->spaces));
+		return NULL;
+	}
+	sp = pm_zalloc(sizeof(*sp));
 	sp->machine = in->machine;
+	sp->big_endian = in->big_endian;
+	sp->next_place = UW_PLACE_BASE;
+	elf = arch_elf(u, in->machine, in->big_endian);
 	sp->dwfl = dwfl_begin(&pm_uw_dwfl_callbacks);
 	if (!sp->dwfl || !elf ||
 	    !dwfl_attach_state(sp->dwfl, elf, in->tid > 0 ? in->tid : 1,
 			       &thread_callbacks, u)) {
 		pm_error__fmt(err, PM_EUNSUP, "libdwfl cannot unwind for e_machine %u: %s",
 			      in->machine, dwfl_errmsg(-1));
-		space_clear(sp);
-		return -1;
-	}
-	u->stats.spaces++;
-	return 0;
-}
-
-static struct uw_space *space_get(struct pm_unwinder *u, const void *key,
-				  const struct pm_unwind_input *in,
-				  struct pm_error *err)
-{
-	struct uw_space *sp = NULL;
-	size_t oldest = 0;
-
-	for (size_t i = 0; i < u->nr_spaces; i++) {
-		if (u->spaces[i]->key == key) {
-			sp = u->spaces[i];
-			break;
-		}
-		if (u->spaces[i]->used < u->spaces[oldest]->used)
-			oldest = i;
-	}
-	if (!sp) {
-		if (u->nr_spaces < u->opts.max_spaces) {
-			sp = pm_zalloc(sizeof(*sp));
-			u->spaces[u->nr_spaces++] = sp;
-		} else {
-			sp = u->spaces[oldest];
-			space_clear(sp);
-		}
-		sp->key = key;
-	}
-	sp->used = ++u->clock;
-	if ((!sp->dwfl || sp->machine != in->machine) &&
-	    space_init(u, sp, in, err))
+		space_free(sp);
 		return NULL;
-	return sp;
-}
-
-void pm_unwinder__forget(struct pm_unwinder *u, const void *space)
-{
-	for (size_t i = 0; i < u->nr_spaces; i++) {
-		if (u->spaces[i]->key != space)
-			continue;
-		space_clear(u->spaces[i]);
-		free(u->spaces[i]);
-		u->spaces[i] = u->spaces[--u->nr_spaces];
-		return;
 	}
+	u->spaces[u->nr_spaces++] = sp;
+	return sp;
 }
 
 /* ---- unwinding ---- */
@@ -192,16 +170,15 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	Dwarf_Addr pc;
 	bool activation;
 
-	if (!dwfl_frame_pc(state, &pc, NULL))
-		goto failed;
+	/* (finding out whether this is an activation unwinds one step) */
+	if (!dwfl_frame_pc(state, &pc, &activation)) {
+		c->failed = true;
+		pm_error__fmt(&c->err, PM_EFORMAT, "%s", dwfl_errmsg(-1));
+		return DWARF_CB_ABORT;
+	}
 	if (!pc)		/* a zeroed return address ends the stack */
 		return DWARF_CB_ABORT;
-	if (pm_uw_ensure_module(u, pc) ||
-	    (c->nr && pm_uw_ensure_module(u, pc - 1)))
-		return DWARF_CB_ABORT;
-	/* (finding out whether this is an activation unwinds one step) */
-	if (!dwfl_frame_pc(state, &pc, &activation))
-		goto failed;
+	pc = pm_uw_unplace(u, pc);
 	c->frames[c->nr].ip = activation ? pc : pc - 1;
 	c->frames[c->nr].activation = activation;
 	if (++c->nr == c->max) {
@@ -209,31 +186,6 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 		return DWARF_CB_ABORT;
 	}
 	return DWARF_CB_OK;
-failed:
-	c->failed = true;
-	pm_error__fmt(&c->err, PM_EFORMAT, "%s", dwfl_errmsg(-1));
-	return DWARF_CB_ABORT;
-}
-
-/* One attempt; false when the space went stale and must be rebuilt. */
-static bool unwind_once(struct pm_unwinder *u, struct uw_space *sp)
-{
-	struct uw_current *c = &u->cur;
-	int ret;
-
-	c->space = sp;
-	c->nr = 0;
-	c->stale = c->limit = c->failed = false;
-	pm_error__clear(&c->err);
-	ret = dwfl_getthread_frames(sp->dwfl, c->in->tid > 0 ? c->in->tid : 1,
-				    on_frame, u);
-	if (c->stale)
-		return false;
-	if (ret < 0 && !c->failed) {
-		c->failed = true;
-		pm_error__fmt(&c->err, PM_EFORMAT, "%s", dwfl_errmsg(-1));
-	}
-	return true;
 }
 
 static size_t no_input(struct pm_unwinder *u, struct pm_unwind_result *res,
@@ -247,7 +199,7 @@ static size_t no_input(struct pm_unwinder *u, struct pm_unwind_result *res,
 	return 0;
 }
 
-size_t pm_unwinder__unwind(struct pm_unwinder *u, const void *space,
+size_t pm_unwinder__unwind(struct pm_unwinder *u,
 			   pm_unwind_find_map_fn find_map, void *arg,
 			   const struct pm_unwind_input *in,
 			   struct pm_unwind_frame *frames, size_t max,
@@ -255,15 +207,15 @@ size_t pm_unwinder__unwind(struct pm_unwinder *u, const void *space,
 {
 	struct uw_current *c = &u->cur;
 	struct pm_error err = { 0 };
-	struct uw_space *sp;
-	uint64_t pc, sp_reg;
+	uint64_t pc, sp;
+	int ret;
 
 	u->stats.samples++;
 	if (!max)
 		return no_input(u, res, "no room for frames");
 	if (!in->stack || !in->stack_size)
 		return no_input(u, res, "the sample has no stack bytes");
-	if (!pm_uw_pc_sp(in, &pc, &sp_reg))
+	if (!pm_uw_pc_sp(in, &pc, &sp))
 		return no_input(u, res, in->machine == PM_EM_X86_64 ||
 					in->machine == PM_EM_AARCH64 ?
 				"the sample lacks the pc or sp register, or is not of a 64-bit task" :
@@ -272,18 +224,17 @@ size_t pm_unwinder__unwind(struct pm_unwinder *u, const void *space,
 	c->find_map = find_map;
 	c->arg = arg;
 	c->in = in;
-	c->sp = sp_reg;
+	c->sp = sp;
 	c->frames = frames;
 	c->max = max;
-	sp = space_get(u, space, in, &err);
-	if (!sp)
+	c->space = space_get(u, in, &err);
+	if (!c->space)
 		return no_input(u, res, err.msg);
-	if (!unwind_once(u, sp)) {
-		/* maps changed under the space (exec, dlclose): start over */
-		if (space_init(u, sp, in, &err))
-			return no_input(u, res, err.msg);
-		if (!unwind_once(u, sp))
-			c->failed = true;
+	ret = dwfl_getthread_frames(c->space->dwfl, in->tid > 0 ? in->tid : 1,
+				    on_frame, u);
+	if (ret < 0 && !c->failed) {
+		c->failed = true;
+		pm_error__fmt(&c->err, PM_EFORMAT, "%s", dwfl_errmsg(-1));
 	}
 	u->stats.frames += c->nr;
 	if (c->failed)
@@ -296,33 +247,18 @@ size_t pm_unwinder__unwind(struct pm_unwinder *u, const void *space,
 	return c->nr;
 }
 
-struct pm_unwinder *pm_unwinder__new(const struct pm_unwind_opts *opts)
+struct pm_unwinder *pm_unwinder__new(void)
 {
-	struct pm_unwinder *u = pm_zalloc(sizeof(*u));
-
-	if (opts) {
-		size_t sz = opts->sz ? PM_MIN(opts->sz, sizeof(u->opts))
-				     : sizeof(u->opts);
-
-		memcpy(&u->opts, opts, sz);
-	}
-	u->opts.sz = sizeof(u->opts);
-	if (!u->opts.max_spaces)
-		u->opts.max_spaces = DEFAULT_SPACES;
-	u->spaces = pm_calloc(u->opts.max_spaces, sizeof(*u->spaces));
 	elf_version(EV_CURRENT);
-	return u;
+	return pm_zalloc(sizeof(struct pm_unwinder));
 }
 
 void pm_unwinder__delete(struct pm_unwinder *u)
 {
 	if (!u)
 		return;
-	for (size_t i = 0; i < u->nr_spaces; i++) {
-		space_clear(u->spaces[i]);
-		free(u->spaces[i]);
-	}
-	free(u->spaces);
+	for (size_t i = 0; i < u->nr_spaces; i++)
+		space_free(u->spaces[i]);
 	for (size_t i = 0; i < u->nr_arch; i++)
 		elf_end(u->arch[i].elf);
 	free(u);

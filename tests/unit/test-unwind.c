@@ -488,11 +488,9 @@ static void test_arm64(void **state)
 	st_rmdir(dir);
 }
 
-static int no_map(void *arg, const void *space, uint64_t addr,
-		  struct pm_unwind_map *out)
+static int no_map(void *arg, uint64_t addr, struct pm_unwind_map *out)
 {
 	(void)arg;
-	(void)space;
 	(void)addr;
 	(void)out;
 	return -ENOENT;
@@ -501,7 +499,7 @@ static int no_map(void *arg, const void *space, uint64_t addr,
 /* What cannot be unwound says why and returns no frames. */
 static void test_no_input(void **state)
 {
-	struct pm_unwinder *u = pm_unwinder__new(NULL);
+	struct pm_unwinder *u = pm_unwinder__new();
 	uint64_t vals[2] = { 0x7ff0, 0x1000 };	/* sp, ip: bit order */
 	struct pm_regs regs = { .abi = 2, .mask = (1ULL << 7) | (1ULL << 8),
 				.nr = 2, .regs = vals };
@@ -518,27 +516,27 @@ static void test_no_input(void **state)
 	assert_int_equal(pm_unwind__machine("alpha"), 0);
 
 	in.machine = 0;		/* an architecture it does not know */
-	assert_int_equal(pm_unwinder__unwind(u, u, no_map, NULL, &in, f, 4, &res), 0);
+	assert_int_equal(pm_unwinder__unwind(u, no_map, NULL, &in, f, 4, &res), 0);
 	assert_int_equal(res.stop, PM_UNWIND_NO_INPUT);
 	assert_non_null(strstr(res.err.msg, "x86-64 and arm64"));
 	in.machine = PM_EM_X86_64;
 	regs.abi = 1;		/* a 32-bit task */
-	assert_int_equal(pm_unwinder__unwind(u, u, no_map, NULL, &in, f, 4, &res), 0);
+	assert_int_equal(pm_unwinder__unwind(u, no_map, NULL, &in, f, 4, &res), 0);
 	assert_int_equal(res.stop, PM_UNWIND_NO_INPUT);
 	regs.abi = 2;
 	regs.mask = 1ULL << 8;	/* no sp */
 	regs.nr = 1;
-	assert_int_equal(pm_unwinder__unwind(u, u, no_map, NULL, &in, f, 4, &res), 0);
+	assert_int_equal(pm_unwinder__unwind(u, no_map, NULL, &in, f, 4, &res), 0);
 	assert_int_equal(res.stop, PM_UNWIND_NO_INPUT);
 	regs.mask = (1ULL << 7) | (1ULL << 8);
 	regs.nr = 2;
 	in.stack_size = 0;
-	assert_int_equal(pm_unwinder__unwind(u, u, no_map, NULL, &in, f, 4, &res), 0);
+	assert_int_equal(pm_unwinder__unwind(u, no_map, NULL, &in, f, 4, &res), 0);
 	assert_int_equal(res.stop, PM_UNWIND_NO_INPUT);
 
 	/* nothing mapped: the pc alone (libdw has no CFI for it) */
 	in.stack_size = sizeof(stack);
-	assert_int_equal(pm_unwinder__unwind(u, u, no_map, NULL, &in, f, 4, &res), 1);
+	assert_int_equal(pm_unwinder__unwind(u, no_map, NULL, &in, f, 4, &res), 1);
 	assert_int_equal(f[0].ip, 0x1000);
 	assert_true(f[0].activation);
 	assert_int_equal(pm_unwinder__stats(u)->samples, 5);
