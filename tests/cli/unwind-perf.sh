@@ -27,7 +27,9 @@ rec() {	# rec NAME RECORDER ARGS...: RECORDER perf or pmprof
 	local name=$1 tool=$2
 	shift 2
 	if [ "$tool" = perf ]; then
-		perf record -q -e cpu-clock -o "$TMP/$name.data" "$@" >/dev/null 2>"$TMP/$name.err"
+		# (perf dies of its workload's SIGKILL: no "Killed" from bash)
+		( perf record -q -e cpu-clock -o "$TMP/$name.data" "$@" >/dev/null 2>"$TMP/$name.err"
+		  rc=$?; exit $rc ) 2>/dev/null
 	else
 		"$PMPROF" record -e cpu-clock -o "$TMP/$name.data" "$@" >/dev/null 2>"$TMP/$name.err"
 	fi || {
