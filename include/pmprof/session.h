@@ -57,11 +57,9 @@ struct pm_session_opts {
 	enum pm_session_host host;
 	/* pm_session__run(): deliver in file order, not time order */
 	bool unordered;
-	/* pm_session__callchain(): */
-	bool no_unwind;		/* leave dwarf stacks (REGS_USER and
-				   STACK_USER) unwound */
-	bool inline_frames;	/* inlined functions as frames of their own
-				   (perf's --inline; pm_dso__inline_frames) */
+	/* pm_session__callchain(): inlined functions as frames of their own
+	 * (perf's --inline; pm_dso__inline_frames()) */
+	bool inline_frames;
 };
 
 struct pm_thread {

@@ -143,7 +143,7 @@ void pm_chain__build(struct pm_chain *c, struct pm_session *s,
 	c->nr = 0;
 	c->done = true;
 	add_sampled(c, s, smp, &t->pub);
-	if (!o->no_unwind && has_dwarf_stack(smp))
+	if (has_dwarf_stack(smp))
 		add_unwound(c, s, smp, t);
 	if (o->inline_frames)
 		expand_inlines(c);
