@@ -18,87 +18,21 @@
 #include <string.h>
 
 #include "pmprof/dso.h"
+#include "pmprof/keymap.h"
+#include "pmprof/strbuf.h"
 #include "pmprof/util.h"
 #include "symbols/dso-internal.h"
 
+/* The frames of one address, in the per-DSO cache. */
 struct inline_addr {
-	uint64_t addr;
-	bool used;
 	size_t nr;
 	const struct pm_symbol **frames;
 };
 
-struct inline_sym {
-	const struct pm_symbol *base;
-	struct pm_symbol *sym;
-};
-
 struct pm_inlines {
-	struct inline_addr *addrs;	/* open addressing by addr */
-	size_t nslots, nr;
-	struct inline_sym *syms;	/* open addressing by (base, name) */
-	size_t nsym_slots, nr_syms;
+	struct pm_keymap addrs;		/* address -> struct inline_addr */
+	struct pm_keymap syms;		/* (base, name) -> struct pm_symbol */
 };
-
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
-static void addrs_grow(struct pm_inlines *in)
-{
-	size_t n = in->nslots ? in->nslots * 2 : 256;
-	struct inline_addr *old = in->addrs;
-	size_t nold = in->nslots;
-
-	in->addrs = pm_calloc(n, sizeof(*in->addrs));
-	in->nslots = n;
-	for (size_t i = 0; i < nold; i++) {
-		size_t j;
-
-		if (!old[i].used)
-			continue;
-		j = mix(old[i].addr) & (n - 1);
-		while (in->addrs[j].used)
-			j = (j + 1) & (n - 1);
-		in->addrs[j] = old[i];
-	}
-	free(old);
-}
-
-static void syms_grow(struct pm_inlines *in)
-{
-	size_t n = in->nsym_slots ? in->nsym_slots * 2 : 64;
-	struct inline_sym *old = in->syms;
-	size_t nold = in->nsym_slots;
-
-	in->syms = pm_calloc(n, sizeof(*in->syms));
-	in->nsym_slots = n;
-	for (size_t i = 0; i < nold; i++) {
-		size_t j;
-
-		if (!old[i].sym)
-			continue;
-		j = (mix((uintptr_t)old[i].base) ^ str_hash(old[i].sym->name)) &
-		    (n - 1);
-		while (in->syms[j].sym)
-			j = (j + 1) & (n - 1);
-		in->syms[j] = old[i];
-	}
-	free(old);
-}
 
 /* The symbol standing for `name` inlined into base: base itself when
  * DWARF names it the same, else one made (once) for the pair. */
@@ -106,29 +40,27 @@ static const struct pm_symbol *inline_symbol(struct pm_inlines *in,
 					     const struct pm_symbol *base,
 					     const char *name)
 {
+	struct pm_strbuf key = PM_STRBUF_INIT;
 	struct pm_symbol *s;
-	size_t j;
+	bool is_new;
 
 	if (!strcmp(name, base->name))
 		return base;
-	if (2 * (in->nr_syms + 1) > in->nsym_slots)
-		syms_grow(in);
-	j = (mix((uintptr_t)base) ^ str_hash(name)) & (in->nsym_slots - 1);
-	for (; in->syms[j].sym; j = (j + 1) & (in->nsym_slots - 1))
-		if (in->syms[j].base == base && !strcmp(in->syms[j].sym->name, name))
-			return in->syms[j].sym;
-	s = pm_zalloc(sizeof(*s));
-	s->start = base->start;
-	s->end = base->end;
-	s->name = s->raw_name = pm_strdup(name);
-	s->type = PM_SYM_FUNC;
-	s->bind = base->bind;
-	s->sized = base->sized;
-	s->seq = base->seq;
-	s->inlined = true;
-	in->syms[j].base = base;
-	in->syms[j].sym = s;
-	in->nr_syms++;
+	pm_strbuf__add(&key, (const char *)&base, sizeof(base));
+	pm_strbuf__adds(&key, name);
+	s = pm_keymap__findnew_zeroed(&in->syms, key.buf, key.len, sizeof(*s),
+				      &is_new);
+	pm_strbuf__release(&key);
+	if (is_new) {
+		s->start = base->start;
+		s->end = base->end;
+		s->name = s->raw_name = pm_strdup(name);
+		s->type = PM_SYM_FUNC;
+		s->bind = base->bind;
+		s->sized = base->sized;
+		s->seq = base->seq;
+		s->inlined = true;
+	}
 	return s;
 }
 
@@ -210,31 +142,21 @@ size_t pm_dso__inline_frames(struct pm_dso *dso, uint64_t addr,
 			     const struct pm_symbol *base,
 			     const struct pm_symbol *const **out)
 {
-	struct pm_inlines *in;
 	struct inline_addr *e;
-	size_t j;
+	bool is_new;
 
 	*out = NULL;
 	if (!base || pm_dso__kind(dso) != PM_DSO_ELF)
 		return 0;
 	if (!dso->inlines)
 		dso->inlines = pm_zalloc(sizeof(*dso->inlines));
-	in = dso->inlines;
-	if (2 * (in->nr + 1) > in->nslots)
-		addrs_grow(in);
-	j = mix(addr) & (in->nslots - 1);
-	for (; in->addrs[j].used; j = (j + 1) & (in->nslots - 1))
-		if (in->addrs[j].addr == addr)
-			break;
-	e = &in->addrs[j];
-	if (!e->used) {
+	e = pm_keymap__findnew_zeroed(&dso->inlines->addrs, &addr, sizeof(addr),
+				      sizeof(*e), &is_new);
+	if (is_new) {
 		const struct pm_symbol **v;
 
-		e->nr = compute(dso, in, addr, base, &v);
+		e->nr = compute(dso, dso->inlines, addr, base, &v);
 		e->frames = v;
-		e->addr = addr;
-		e->used = true;
-		in->nr++;
 	}
 	*out = e->frames;
 	return e->nr;
@@ -246,17 +168,20 @@ void pm_inlines__release(struct pm_dso *dso)
 
 	if (!in)
 		return;
-	for (size_t i = 0; i < in->nslots; i++)
-		if (in->addrs[i].used)
-			free(in->addrs[i].frames);
-	for (size_t i = 0; i < in->nsym_slots; i++) {
-		if (!in->syms[i].sym)
-			continue;
-		free((char *)in->syms[i].sym->name);
-		free(in->syms[i].sym);
+	for (size_t i = 0; i < in->addrs.nr; i++) {
+		struct inline_addr *e = in->addrs.values[i];
+
+		free(e->frames);
+		free(e);
 	}
-	free(in->addrs);
-	free(in->syms);
+	for (size_t i = 0; i < in->syms.nr; i++) {
+		struct pm_symbol *sym = in->syms.values[i];
+
+		free((char *)sym->name);
+		free(sym);
+	}
+	pm_keymap__release(&in->addrs);
+	pm_keymap__release(&in->syms);
 	free(in);
 	dso->inlines = NULL;
 }

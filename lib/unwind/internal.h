@@ -6,6 +6,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+#include "pmprof/keymap.h"
 #include "pmprof/unwind.h"
 
 /*
@@ -24,8 +25,7 @@ struct uw_load {
 
 /* One ELF file reported to libdwfl, for every process that maps it. */
 struct uw_module {
-	const struct pm_dso *dso;	/* names it; a reference in `ref` */
-	struct pm_dso *ref;
+	struct pm_dso *ref;		/* a reference */
 	uint64_t bias;			/* placed address - ELF address */
 	uint64_t lo, hi;		/* the placed range reported */
 	Dwfl_Module *mod;
@@ -44,10 +44,8 @@ struct uw_space {
 	uint16_t machine;
 	bool big_endian;
 	Dwfl *dwfl;
-	struct uw_module **by_dso;	/* open addressing by dso pointer;
-					   NULL module ptr: empty; a module
-					   with no mod: could not be reported */
-	size_t nslots, nr;
+	struct pm_keymap by_dso;	/* dso pointer -> struct uw_module; one
+					   without mod could not be reported */
 	struct uw_module **by_addr;	/* reported ones, sorted by lo */
 	size_t nr_addr, alloc_addr;
 	uint64_t next_place;
@@ -57,6 +55,12 @@ struct uw_space {
 struct uw_moved {
 	const struct uw_module *m;
 	uint64_t runtime_bias;		/* runtime address - ELF address */
+};
+
+/* A mapping of the sample's process and the module of its file. */
+struct uw_seen {
+	struct pm_unwind_map map;
+	struct uw_module *m;		/* NULL: not a file to move into */
 };
 
 /* What the sample being unwound needs inside libdwfl's callbacks. */
@@ -70,7 +74,7 @@ struct uw_current {
 	size_t nr, max;
 	struct uw_moved moved[32];	/* most recent first */
 	size_t nr_moved;
-	struct pm_unwind_map seen[8];	/* mappings found for this sample */
+	struct uw_seen seen[8];		/* mappings found for this sample */
 	size_t nr_seen, next_seen;
 	bool limit;
 	bool failed;

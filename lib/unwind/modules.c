@@ -27,6 +27,7 @@
 
 #include "pmprof/bytes.h"
 #include "pmprof/dso.h"
+#include "pmprof/keymap.h"
 #include "pmprof/util.h"
 #include "unwind/internal.h"
 
@@ -123,12 +124,12 @@ static void module_free(struct uw_module *m)
 
 void pm_uw_free_modules(struct uw_space *sp)
 {
-	for (size_t i = 0; i < sp->nslots; i++)
-		module_free(sp->by_dso[i]);
-	free(sp->by_dso);
+	for (size_t i = 0; i < sp->by_dso.nr; i++)
+		module_free(sp->by_dso.values[i]);
+	pm_keymap__release(&sp->by_dso);
 	free(sp->by_addr);
-	sp->by_dso = sp->by_addr = NULL;
-	sp->nslots = sp->nr = sp->nr_addr = sp->alloc_addr = 0;
+	sp->by_addr = NULL;
+	sp->nr_addr = sp->alloc_addr = 0;
 }
 
 struct uw_module *pm_uw_module_at(const struct uw_space *sp, uint64_t addr)
@@ -243,33 +244,6 @@ static bool report(struct pm_unwinder *u, struct uw_space *sp,
 	return true;
 }
 
-static size_t dso_slot(const void *dso, size_t nslots)
-{
-	uint64_t h = (uint64_t)(uintptr_t)dso * 0x9e3779b97f4a7c15ULL;
-
-	return (size_t)(h >> 32) & (nslots - 1);
-}
-
-static void grow_slots(struct uw_space *sp)
-{
-	size_t n = sp->nslots ? 2 * sp->nslots : 64;
-	struct uw_module **old = sp->by_dso;
-	size_t nold = sp->nslots;
-
-	sp->by_dso = pm_calloc(n, sizeof(*sp->by_dso));
-	sp->nslots = n;
-	for (size_t i = 0; i < nold; i++) {
-		size_t j;
-
-		if (!old[i])
-			continue;
-		for (j = dso_slot(old[i]->dso, n); sp->by_dso[j]; j = (j + 1) & (n - 1))
-			;
-		sp->by_dso[j] = old[i];
-	}
-	free(old);
-}
-
 /* Files libdwfl can unwind through: ELF files and the vdso. */
 static bool reportable(struct pm_dso *dso)
 {
@@ -282,20 +256,14 @@ struct uw_module *pm_uw_module(struct pm_unwinder *u, struct uw_space *sp,
 			       struct pm_dso *dso)
 {
 	struct uw_module *m;
-	size_t j;
+	bool is_new;
 
-	if (2 * (sp->nr + 1) > sp->nslots)
-		grow_slots(sp);
-	for (j = dso_slot(dso, sp->nslots); (m = sp->by_dso[j]);
-	     j = (j + 1) & (sp->nslots - 1))
-		if (m->dso == dso)
-			return m->mod ? m : NULL;
-	m = pm_zalloc(sizeof(*m));
-	m->dso = dso;
+	m = pm_keymap__findnew_zeroed(&sp->by_dso, &dso, sizeof(dso),
+				      sizeof(*m), &is_new);
+	if (!is_new)
+		return m->mod ? m : NULL;
 	m->ref = pm_dso__get(dso);
 	m->fd = -1;
-	sp->by_dso[j] = m;
-	sp->nr++;
 	/* a file that cannot be reported stays, without mod: not tried again */
 	if (!reportable(dso) || !report(u, sp, m))
 		return NULL;
@@ -324,28 +292,32 @@ static void note_moved(struct uw_current *c, const struct uw_module *m,
  * The mapping holding addr: the sample's values land in a few mappings
  * again and again, and they do not change during a sample.
  */
-static int find_map(struct uw_current *c, uint64_t addr,
-		    struct pm_unwind_map *out)
+/*
+ * The mapping holding addr and its file's module (NULL: none to move
+ * into): the sample's values land in a few mappings again and again, and
+ * they do not change during a sample.
+ */
+static const struct uw_seen *find_map(struct pm_unwinder *u, uint64_t addr)
 {
+	struct uw_current *c = &u->cur;
+	struct uw_seen *e;
+
 	for (size_t i = 0; i < c->nr_seen; i++)
-		if (c->seen[i].start <= addr && addr < c->seen[i].end) {
-			*out = c->seen[i];
-			return 0;
-		}
-	if (c->find_map(c->arg, addr, out))
-		return -1;
-	c->seen[c->next_seen] = *out;
+		if (c->seen[i].map.start <= addr && addr < c->seen[i].map.end)
+			return &c->seen[i];
+	e = &c->seen[c->next_seen];
+	if (c->find_map(c->arg, addr, &e->map))
+		return NULL;
+	e->m = e->map.dso ? pm_uw_module(u, c->space, e->map.dso) : NULL;
 	c->next_seen = (c->next_seen + 1) % PM_ARRAY_SIZE(c->seen);
 	if (c->nr_seen < PM_ARRAY_SIZE(c->seen))
 		c->nr_seen++;
-	return 0;
+	return e;
 }
 
 uint64_t pm_uw_place(struct pm_unwinder *u, uint64_t v)
 {
-	struct uw_current *c = &u->cur;
-	struct pm_unwind_map map;
-	struct uw_module *m;
+	const struct uw_seen *e = find_map(u, v);
 	uint64_t elf;
 
 	/*
@@ -353,17 +325,14 @@ uint64_t pm_uw_place(struct pm_unwinder *u, uint64_t v)
 	 * end of a mapping (a call that never returns, last in a file's
 	 * code), the mapping it returns from.
 	 */
-	if (find_map(c, v, &map) || !map.dso || !reportable(map.dso)) {
-		if (!v || find_map(c, v - 1, &map) || map.end != v ||
-		    !map.dso || !reportable(map.dso))
+	if (!e || !e->m) {
+		e = v ? find_map(u, v - 1) : NULL;
+		if (!e || !e->m || e->map.end != v)
 			return v;
 	}
-	m = pm_uw_module(u, c->space, map.dso);
-	if (!m)
-		return v;
-	elf = pm_dso__map_ip(map.dso, map.start, map.pgoff, v);
-	note_moved(c, m, v - elf);
-	return elf + m->bias;
+	elf = pm_dso__map_ip(e->map.dso, e->map.start, e->map.pgoff, v);
+	note_moved(&u->cur, e->m, v - elf);
+	return elf + e->m->bias;
 }
 
 uint64_t pm_uw_unplace(struct pm_unwinder *u, uint64_t v)
