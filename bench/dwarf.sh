@@ -14,42 +14,26 @@
 
 # dataset_dwarf NAME CMD...: a recording of >= BENCH_MB MB in
 # $BENCH_DATA/NAME.data with NAME.meta ("records N", "samples N"),
-# made once by perf record --call-graph dwarf of CMD, stopped by SIGINT
-# once big enough (as dataset_big in bench/run.sh).
+# made once by perf record --call-graph dwarf of CMD (bench/run.sh's
+# record_big).
 dataset_dwarf() {
-	local name=$1 f="$BENCH_DATA/$1.data" want=$((BENCH_MB * 1000000))
-	local size=0 t0 pid records samples
+	local name=$1 f="$BENCH_DATA/$1.data" t0 records samples
 	shift
 	if [ -f "$f" ] && [ -f "$BENCH_DATA/$name.meta" ] &&
-	   [ "$(stat -c %s "$f")" -ge "$want" ]; then
+	   [ "$(stat -c %s "$f")" -ge $((BENCH_MB * 1000000)) ]; then
 		return 0
 	fi
-	mkdir -p "$BENCH_DATA"
 	log "bench: making a --call-graph dwarf recording of >= $BENCH_MB MB in $f (once; cached)"
-	rm -f "$f" "$f.tmp" "$f.tmp.old" "$BENCH_DATA/$name.meta"
+	rm -f "$BENCH_DATA/$name.meta"
 	t0=$(date +%s)
-	(exec perf record -q -e cpu-clock -c "$BENCH_PERIOD" --call-graph dwarf \
-		-o "$f.tmp" -- "$@" >/dev/null 2>"$TMP/rec-$name.err") &
-	pid=$!
-	while kill -0 "$pid" 2>/dev/null; do
-		size=$(stat -c %s "$f.tmp" 2>/dev/null || echo 0)
-		if [ "$size" -ge "$want" ]; then
-			kill -INT "$pid"
-			break
-		fi
-		sleep 1
-	done
-	wait "$pid"
-	size=$(stat -c %s "$f.tmp" 2>/dev/null || echo 0)
-	[ "$size" -ge "$want" ] ||
-		die "perf record stopped at $size bytes: $(head -3 "$TMP/rec-$name.err")"
+	record_big "$f" -e cpu-clock -c "$BENCH_PERIOD" --call-graph dwarf -- "$@"
 	records=$(count_records "$f.tmp")
 	samples=$(perf report -i "$f.tmp" --stats 2>/dev/null |
 		awk '/^ *SAMPLE events:/ { print $3; exit }')
 	[ -n "$records" ] && [ -n "$samples" ] || die "perf cannot read back $f.tmp"
 	mv "$f.tmp" "$f"
 	printf 'records %s\nsamples %s\n' "$records" "$samples" >"$BENCH_DATA/$name.meta"
-	log "bench: $((size / 1000000)) MB, $samples samples in $(( $(date +%s) - t0 )) s"
+	log "bench: $(( $(stat -c %s "$f") / 1000000 )) MB, $samples samples in $(( $(date +%s) - t0 )) s"
 }
 
 # dwarf_report NAME LABEL: time both tools on one recording, summarise.

@@ -149,30 +149,19 @@ count_records() {
 		awk '/^ *TOTAL events:/ { print $3; exit }'
 }
 
-# dataset_big: a recording of at least BENCH_MB MB in $BENCH_DATA/big.data,
-# with $BENCH_DATA/big.meta ("records N"). perf records a workload that
-# would run for hours and gets SIGINT once the file is big enough (it then
-# stops the workload and finishes the file as usual). A sample carries ip,
-# tid, time, addr, id, cpu, period, a group read and a frame-pointer
-# callchain: the fields most recordings have.
-dataset_big() {
-	local f="$BENCH_DATA/big.data" want=$((BENCH_MB * 1000000))
-	local size=0 t0 pid
-	if [ -f "$f" ] && [ -f "$BENCH_DATA/big.meta" ] &&
-	   [ "$(stat -c %s "$f")" -ge "$want" ]; then
-		return 0
-	fi
+# record_big OUT ARGS...: `perf record -q -o OUT.tmp ARGS` (ARGS ending
+# with the workload, one that would run for hours), stopped by SIGINT once
+# the file holds BENCH_MB MB (perf then stops the workload and finishes
+# the file as usual); dies if it stops short. The caller moves OUT.tmp.
+record_big() {
+	local f=$1 want=$((BENCH_MB * 1000000)) size=0 pid
+	shift
 	mkdir -p "$BENCH_DATA"
-	log "bench: making a recording of >= $BENCH_MB MB in $f (once; cached)"
 	# perf would keep an old output as FILE.old: remove it first
-	rm -f "$f" "$f.tmp" "$f.tmp.old" "$BENCH_DATA/big.meta"
-	t0=$(date +%s)
+	rm -f "$f" "$f.tmp" "$f.tmp.old"
 	# A subshell that becomes perf: $! is perf's pid, and perf installs
 	# its own SIGINT handler (a background job starts with SIGINT ignored).
-	(exec perf record -q -e '{cpu-clock,task-clock}:S' -c "$BENCH_PERIOD" \
-		-g -T --sample-cpu -d -o "$f.tmp" -- \
-		"$WORKLOAD" --threads 2 --nest 3 -n 1000000000 \
-		>/dev/null 2>"$TMP/rec.err") &
+	(exec perf record -q -o "$f.tmp" "$@" >/dev/null 2>"$TMP/rec.err") &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
 		size=$(stat -c %s "$f.tmp" 2>/dev/null || echo 0)
@@ -186,11 +175,29 @@ dataset_big() {
 	size=$(stat -c %s "$f.tmp" 2>/dev/null || echo 0)
 	[ "$size" -ge "$want" ] ||
 		die "perf record stopped at $size bytes: $(head -3 "$TMP/rec.err")"
+}
+
+# dataset_big: a recording of at least BENCH_MB MB in $BENCH_DATA/big.data,
+# with $BENCH_DATA/big.meta ("records N"), made once. A sample carries ip,
+# tid, time, addr, id, cpu, period, a group read and a frame-pointer
+# callchain: the fields most recordings have.
+dataset_big() {
+	local f="$BENCH_DATA/big.data" t0
+	if [ -f "$f" ] && [ -f "$BENCH_DATA/big.meta" ] &&
+	   [ "$(stat -c %s "$f")" -ge $((BENCH_MB * 1000000)) ]; then
+		return 0
+	fi
+	log "bench: making a recording of >= $BENCH_MB MB in $f (once; cached)"
+	rm -f "$BENCH_DATA/big.meta"
+	t0=$(date +%s)
+	record_big "$f" -e '{cpu-clock,task-clock}:S' -c "$BENCH_PERIOD" \
+		-g -T --sample-cpu -d -- \
+		"$WORKLOAD" --threads 2 --nest 3 -n 1000000000
 	records=$(count_records "$f.tmp")
 	[ -n "$records" ] || die "perf cannot read back $f.tmp"
 	mv "$f.tmp" "$f"
 	echo "records $records" >"$BENCH_DATA/big.meta"
-	log "bench: $((size / 1000000)) MB, $records records in $(( $(date +%s) - t0 )) s"
+	log "bench: $(( $(stat -c %s "$f") / 1000000 )) MB, $records records in $(( $(date +%s) - t0 )) s"
 }
 
 meta() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
