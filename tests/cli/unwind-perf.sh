@@ -170,24 +170,37 @@ else
 	not_ok "flat: pipe: $(cat "$TMP/flat-pipe.err")"
 fi
 
-# A JIT map: "[JIT] tid PID" and its symbols, as perf shows them.
-if [ "$(uname -m)" = x86_64 ] && gcc -O2 -o "$TMP/jit-prog" "$TOP/tests/programs/jit-prog.c"; then
-	if rec jit perf -- "$TMP/jit-prog"; then
-		jitmap=$(perf script -i "$TMP/jit.data" -F pid 2>/dev/null | head -1 | tr -d ' ')
-		perf report -i "$TMP/jit.data" --stdio -q --sort dso,sym \
-			-F overhead,sample,period,dso,sym --percent-limit 0 2>/dev/null >"$TMP/jit.perf"
-		"$PMPROF" report -i "$TMP/jit.data" --format csv >"$TMP/jit.csv"
+# A JIT map: "[JIT] tid PID" and its symbols, as perf shows them. The JIT
+# names its code in /tmp/perf-PID.map, a name other runs' perf and pmprof
+# would look at for a process of that pid: it runs, and both tools read,
+# in a mount namespace with a /tmp of its own.
+if [ "$(uname -m)" != x86_64 ]; then
+	skip "unwind-perf jit" "the JIT's machine code is x86-64's"
+elif ! unshare -m true 2>/dev/null; then
+	skip "unwind-perf jit" "needs unshare -m (root) for a /tmp of its own"
+elif gcc -O2 -o "$TMP/jit-prog" "$TOP/tests/programs/jit-prog.c"; then
+	# relative paths: the directory stays reachable below the new /tmp
+	(cd "$TMP" && unshare -m sh -c '
+		mount -t tmpfs pmprof-jit /tmp || exit 1
+		perf record -q -e cpu-clock -o jit.data ./jit-prog >/dev/null 2>jit.err || exit 1
+		perf script -i jit.data -F pid 2>/dev/null | head -1 | tr -d " " >jit.pid
+		perf report -i jit.data --stdio -q --sort dso,sym \
+			-F overhead,sample,period,dso,sym --percent-limit 0 >jit.perf 2>/dev/null
+		"$0" report -i jit.data --format csv >jit.csv' "$PMPROF")
+	jitpid=$(cat "$TMP/jit.pid" 2>/dev/null)
+	if [ -s "$TMP/jit.csv" ] && [ -n "$jitpid" ]; then
 		check "jit: rows equal perf report" \
 			python3 "$TOP/tests/tools/compare_report.py" "$TMP/jit.perf" "$TMP/jit.csv"
-		if grep -q "^[^,]*,[^,]*,[^,]*,\[JIT\] tid $jitmap,\[\.\] jitted_loop$" "$TMP/jit.csv"; then
-			ok "jit: [JIT] tid $jitmap [.] jitted_loop"
+		if grep -q "^[^,]*,[^,]*,[^,]*,\[JIT\] tid $jitpid,\[\.\] jitted_loop$" "$TMP/jit.csv"; then
+			ok "jit: [JIT] tid $jitpid [.] jitted_loop"
 		else
-			not_ok "jit: no [JIT] tid $jitmap row"
+			not_ok "jit: no [JIT] tid $jitpid row"
 		fi
-		rm -f "/tmp/perf-$jitmap.map"
+	else
+		not_ok "jit: recording or reports failed: $(cat "$TMP/jit.err" 2>/dev/null)"
 	fi
 else
-	skip "unwind-perf jit" "the JIT's machine code is x86-64's"
+	not_ok "jit: cannot build jit-prog"
 fi
 
 # The idle task's kernel stack goes back to start_kernel, in the init

@@ -2,8 +2,9 @@
 /*
  * A JIT in miniature for tests/cli/unwind-perf.sh (x86-64): copies a
  * counting loop into anonymous executable memory, names it in
- * /tmp/perf-PID.map as a JIT does for perf, runs it for a while, then
- * prints the map file's path (the test removes it when done).
+ * /tmp/perf-PID.map as a JIT does for perf, runs it for a while and
+ * prints the map file's path. The file stays: the test runs this with a
+ * /tmp of its own.
  */
 #include <stdint.h>
 #include <stdio.h>
