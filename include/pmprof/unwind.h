@@ -19,7 +19,7 @@
  * so they are found as symbols are: build-id cache, --symfs, debug
  * directories, .gnu_debuglink.
  *
- *	struct pm_unwinder *u = pm_unwinder__new(NULL);
+ *	struct pm_unwinder *u = pm_unwinder__new();
  *	struct pm_unwind_input in = {
  *		.machine = PM_EM_X86_64,
  *		.regs = &sample->regs_user,

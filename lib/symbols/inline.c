@@ -11,6 +11,13 @@
  * sample after sample), and so are the symbols made for inlined
  * functions: one per (containing symbol, name), so that pointer identity
  * means "the same function" as it does for the symbol table's.
+ *
+ * Where perf differs, binutils does: it names a function of an assembly
+ * file after its own pick among the symbol's aliases (__GI_madvise for
+ * __madvise), and the first address it is asked about in a C++ function
+ * without a linkage name (a static inline one) after the symbol holding
+ * it, the following ones after the function: an answer that depends on
+ * the order of questions is not copied here.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
