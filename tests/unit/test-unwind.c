@@ -458,13 +458,13 @@ static char *report(const char *const *args, int nargs)
 
 static void test_arm64(void **state)
 {
-	const char *cc = "aarch64-linux-gnu-gcc -static";
+	const char *cc = "aarch64-linux-gnu-gcc-12 -static";
 	char *dir, data[600], *out;
 	struct snap *s;
 
 	(void)state;
-	if (!st_have("aarch64-linux-gnu-gcc") || !st_have("qemu-aarch64"))
-		skip();	/* scripts/deps.sh installs gcc-aarch64-linux-gnu, qemu-user */
+	if (!st_have("aarch64-linux-gnu-gcc-12") || !st_have("qemu-aarch64"))
+		skip();	/* scripts/deps.sh installs gcc-12-aarch64-linux-gnu, qemu-user */
 	dir = st_mkdtemp();
 	s = malloc(sizeof(*s));
 	take_snapshot(s, dir, cc, "qemu-aarch64");
