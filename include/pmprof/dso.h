@@ -205,6 +205,13 @@ size_t pm_dso__inline_frames(struct pm_dso *dso, uint64_t addr,
 			     const struct pm_symbol *const **out);
 
 /*
+ * The kernel's init text [_sinittext, _einittext) (kallsyms or the -k
+ * vmlinux), where call chains still find start_kernel though the kernel
+ * MMAP ends at _etext: 0 and the range, or -ENOENT.
+ */
+int pm_dso__init_text(struct pm_dso *dso, uint64_t *start, uint64_t *end);
+
+/*
  * For DWARF readers beyond symbols (the unwinder): the separate debug
  * file of an ELF DSO, found as for symbols and source lines (build-id
  * directories, .gnu_debuglink, the debug directory), NULL if none.

@@ -125,7 +125,8 @@ size_t pm_kallsyms__nr_modules(const struct pm_kallsyms *ks);
 /* The i-th module's perf name, "[ext4]". */
 const char *pm_kallsyms__module_name(const struct pm_kallsyms *ks, size_t i);
 /*
- * Address of a symbol in the file ("_text", "_stext"), 0 if absent. With
+ * Address of a symbol in the file ("_text", "_stext", "_sinittext",
+ * "_einittext": those even where an alias wins the table), 0 if absent. With
  * the address a recording saw for the same symbol (its kernel MMAP pgoff)
  * the caller can relocate: pm_kallsyms__relocate(ks, rec - file).
  */

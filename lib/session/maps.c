@@ -169,17 +169,15 @@ struct pm_map *pm_maps__find(struct pm_maps *m, uint64_t addr)
  */
 struct pm_map *pm_map__inittext(struct pm_map_arena *a, struct pm_dso *kernel)
 {
-	const struct pm_symtab *tab = pm_dso__symtab(kernel);
-	const struct pm_symbol *lo = pm_symtab__find_name(tab, "_sinittext");
-	const struct pm_symbol *hi = pm_symtab__find_name(tab, "_einittext");
+	uint64_t lo, hi;
 	struct pm_map *m;
 
-	if (!lo || !hi || lo->start >= hi->start)
+	if (pm_dso__init_text(kernel, &lo, &hi))
 		return NULL;
 	m = pm_map_arena__new(a);
-	m->start = lo->start;
-	m->end = hi->start;
-	m->pgoff = lo->start;
+	m->start = lo;
+	m->end = hi;
+	m->pgoff = lo;
 	m->dso = pm_dso__get(kernel);
 	m->prot = PROT_READ | PROT_EXEC;
 	m->kernel = true;

@@ -440,3 +440,22 @@ int pm_dso__load_kernel(struct pm_dso *dso, struct pm_error *err)
 	dso->borrowed_funcs = true;
 	return 0;
 }
+
+int pm_dso__init_text(struct pm_dso *dso, uint64_t *start, uint64_t *end)
+{
+	const struct pm_symbol *a, *b;
+
+	if (dso->kind != PM_DSO_KERNEL || pm_dso__load(dso, NULL))
+		return -ENOENT;
+	if (dso->borrowed_funcs && dso->ctx->ks) {
+		*start = pm_kallsyms__addr(dso->ctx->ks, "_sinittext");
+		*end = pm_kallsyms__addr(dso->ctx->ks, "_einittext");
+	} else {
+		/* a vmlinux: the names, unless an alias won them */
+		a = pm_symtab__find_name(dso->funcs, "_sinittext");
+		b = pm_symtab__find_name(dso->funcs, "_einittext");
+		*start = a ? a->start : 0;
+		*end = b ? b->start : 0;
+	}
+	return *start && *start < *end ? 0 : -ENOENT;
+}
