@@ -412,17 +412,27 @@ static void unwind_relocated(const struct snap *s, const char *dir)
 	check_unwinds(s, data, &so, 0);
 }
 
+/* Does the host's cc build for an architecture unwind-snap knows? (The
+ * test may itself run under qemu-user: what counts is the compiler's.) */
+static bool cc_knows(void)
+{
+	char *m = st_run("cc -dumpmachine");
+	bool ok = m && (!strncmp(m, "x86_64", 6) || !strncmp(m, "aarch64", 7));
+
+	free(m);
+	return ok;
+}
+
 static void test_native(void **state)
 {
-	char *dir = st_mkdtemp();
-	struct snap *s = malloc(sizeof(*s));
+	char *dir;
+	struct snap *s;
 
 	(void)state;
-	if (!pm_unwind__machine(NULL)) {
-		free(s);
-		st_rmdir(dir);
-		skip();	/* a host architecture the unwinder does not know */
-	}
+	if (!cc_knows())
+		skip();	/* unwind-snap.c has registers for x86-64 and arm64 */
+	dir = st_mkdtemp();
+	s = malloc(sizeof(*s));
 	take_snapshot(s, dir, "cc", NULL);
 	unwind_variants(s, dir, "objcopy", false);
 	unwind_relocated(s, dir);
@@ -562,6 +572,11 @@ static void test_garbage_stack(void **state)
 	size_t n;
 
 	(void)state;
+	if (!cc_knows()) {
+		free(s);
+		st_rmdir(dir);
+		skip();	/* unwind-snap.c has registers for x86-64 and arm64 */
+	}
 	take_snapshot(s, dir, "cc", NULL);
 	pl = (struct placement){ .recorded = s->bin };
 	for (int round = 0; round < 20; round++) {
