@@ -29,6 +29,7 @@
 
 #include "builtin.h"
 #include "fixture/kit.h"
+#include "fixture/runcmd.h"
 #include "pmprof/session.h"
 #include "pmprof/unwind.h"
 #include "unit/symtest.h"
@@ -440,37 +441,32 @@ static void test_native(void **state)
 	st_rmdir(dir);
 }
 
-/* Run `pmprof report ARGS...` in-process; its output in a malloc()ed string. */
-static char *report(const char *const *args, int nargs)
+/* The report row of a symbol: its Children and Self shares, or fails. */
+static void report_row(json_t *doc, const char *sym, double children,
+		       double self)
 {
-	const char *argv[16] = { "report" };
-	char path[] = "/tmp/pmprof-unwind-out.XXXXXX";
-	int fd = mkstemp(path), saved = dup(1), status;
-	char *out = malloc(1 << 16);
-	ssize_t n;
+	json_t *rows = json_object_get(json_array_get(json_object_get(doc, "events"), 0),
+				       "rows"), *r;
+	size_t i;
 
-	assert_true(fd >= 0 && nargs < 15);
-	for (int i = 0; i < nargs; i++)
-		argv[i + 1] = args[i];
-	fflush(stdout);
-	dup2(fd, 1);
-	status = cmd_report(nargs + 1, argv);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	n = pread(fd, out, (1 << 16) - 1, 0);
-	out[n > 0 ? n : 0] = '\0';
-	close(fd);
-	unlink(path);
-	assert_int_equal(status, 0);
-	return out;
+	json_array_foreach(rows, i, r) {
+		if (strcmp(json_string_value(json_object_get(r, "symbol")), sym))
+			continue;
+		assert_float_equal(json_number_value(json_object_get(r, "children")),
+				   children, 1e-9);
+		assert_float_equal(json_number_value(json_object_get(r, "self")),
+				   self, 1e-9);
+		return;
+	}
+	fail_msg("no report row for %s", sym);
 }
 
 static void test_arm64(void **state)
 {
 	const char *cc = "aarch64-linux-gnu-gcc-12 -static";
-	char *dir, data[600], *out;
+	char *dir, data[600];
 	struct snap *s;
+	json_t *doc;
 
 	(void)state;
 	if (!st_have("aarch64-linux-gnu-gcc-12") || !st_have("qemu-aarch64"))
@@ -484,16 +480,16 @@ static void test_arm64(void **state)
 	/* what a user sees: every frame's function with all of the period */
 	snprintf(data, sizeof(data), "%s/eh.data", dir);
 	{
-		const char *args[] = { "-i", data, "--children", "--format",
-				       "csv", "--sort", "sym" };
+		const char *args[] = { "report", "-i", data, "--children",
+				       "--format", "json", "--sort", "sym", NULL };
 
-		out = report(args, 7);
+		doc = pm_test__run_json(cmd_report, args, JSON_DECODE_INT_AS_REAL);
 	}
-	assert_non_null(strstr(out, "100.00,100.00,1,250000,[.] leaf\n"));
-	assert_non_null(strstr(out, "100.00,0.00,0,0,[.] rec\n"));
-	assert_non_null(strstr(out, "100.00,0.00,0,0,[.] outer\n"));
-	assert_non_null(strstr(out, "100.00,0.00,0,0,[.] main\n"));
-	free(out);
+	report_row(doc, "leaf", 100, 100);
+	report_row(doc, "rec", 100, 0);
+	report_row(doc, "outer", 100, 0);
+	report_row(doc, "main", 100, 0);
+	json_decref(doc);
 	free(s);
 	st_rmdir(dir);
 }
