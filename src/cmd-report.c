@@ -25,6 +25,7 @@ struct report_opts {
 	bool group;
 	bool children;
 	bool quiet;
+	bool unwind_check;
 };
 
 struct report {
@@ -184,6 +185,24 @@ static void print_text(const struct pm_hotspot_report *reps, size_t n,
 	}
 }
 
+/* --unwind-check's one line (two with a difference), on stderr. */
+static void print_unwind_check(const struct pm_session *s)
+{
+	const struct pm_unwind_stats *st = pm_session__unwind_stats(s);
+	const char *diff = pm_session__unwind_mismatch(s);
+
+	if (!st) {
+		fprintf(stderr, "pmprof: unwind check: no dwarf samples\n");
+		return;
+	}
+	fprintf(stderr, "pmprof: unwind check: %" PRIu64 " samples, %" PRIu64
+		" unwound both ways, %" PRIu64 " differ, %" PRIu64 " through libdwfl only\n",
+		st->samples, st->checked, st->mismatched,
+		st->samples - st->no_input - st->checked);
+	if (diff)
+		fprintf(stderr, "pmprof: unwind check: first difference: %s\n", diff);
+}
+
 static const char *const report_usage[] = {
 	"pmprof report [-i FILE] [--sort KEYS] [--format FMT] [options]",
 	NULL,
@@ -214,6 +233,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN(0, "inline", &so.inline_frames,
 			    "inlined functions as callchain entries of their own"),
 		OPT_SYMBOL_SOURCES(&so),
+		OPT_BOOLEAN(0, "unwind-check", &o.unwind_check,
+			    "unwind dwarf samples on cached rules and through libdwfl, compare"),
 		OPT_BOOLEAN('q', "quiet", &o.quiet,
 			    "rows only: no header or comment lines"),
 		OPT_END(),
@@ -242,6 +263,8 @@ int cmd_report(int argc, const char **argv)
 	ho->bare_symbols = o.format == PM_FORMAT_JSON;
 	ho->all_columns = o.format == PM_FORMAT_JSON;
 	rep.input = o.input;
+	if (o.unwind_check)
+		so.unwind_mode = PM_UNWIND_CHECK;
 
 	if (pm_session__open(&s, o.input, &so, &err))
 		return pm_cli_input_error(o.input, &err);
@@ -252,6 +275,8 @@ int cmd_report(int argc, const char **argv)
 	}
 	if (!rep.hot)
 		start_hotspot(&rep, pm_session__reader(s));
+	if (o.unwind_check)
+		print_unwind_check(s);
 	n = pm_hotspot__finish(rep.hot, pm_session__reader(s), &reps);
 	have_ksyms = pm_session__kernel_symbols(s, ksyms, sizeof(ksyms));
 	switch (o.format) {

@@ -2,7 +2,8 @@
 # DWARF call chains against perf. Real programs are recorded here with
 # `perf record --call-graph dwarf` and `pmprof record --call-graph dwarf`:
 # a C program with a known call structure (one thread, three threads), a
-# C++ one, python3. `pmprof report --children` must give the rows of
+# C++ one, python3, a shell forking and execing. Every sample unwinds to
+# the same frames on cached frame rules as step by step through libdwfl. `pmprof report --children` must give the rows of
 # `perf report --children --no-inline --stdio`, row for row (Children and
 # Self to the hundredth of a percent), and the exact Children and Self
 # period of every symbol that perf's own call chains (perf script) add up
@@ -83,6 +84,24 @@ counts() {
 	fi
 }
 
+# ucheck NAME: every sample unwound on cached frame rules and step by step
+# through libdwfl gives the same frames (--unwind-check compares them),
+# and most samples are unwound on cached rules.
+ucheck() {
+	local line n checked differ
+	"$PMPROF" report -i "$TMP/$1.data" --children --unwind-check \
+		>/dev/null 2>"$TMP/$1.ucheck"
+	line=$(grep '^pmprof: unwind check: [0-9]' "$TMP/$1.ucheck")
+	read -r n checked differ <<<"$(sed -E 's/^pmprof: unwind check: ([0-9]+) samples, ([0-9]+) unwound both ways, ([0-9]+) differ.*/\1 \2 \3/' <<<"$line")"
+	if [ -z "$line" ] || [ "${n:-0}" -lt 20 ]; then
+		not_ok "$1: --unwind-check: $(head -2 "$TMP/$1.ucheck")"
+	elif [ "$differ" = 0 ] && [ $((checked * 2)) -ge "$n" ]; then
+		ok "$1: cached frame rules give libdwfl's frames ($checked of $n samples both ways)"
+	else
+		not_ok "$1: cached rules against libdwfl: $(cat "$TMP/$1.ucheck")"
+	fi
+}
+
 # callers NAME SYMBOL: SYMBOL is a caller of (nearly) every sample.
 callers() {
 	if "$PMPROF" report -i "$TMP/$1.data" --children --format csv |
@@ -95,10 +114,12 @@ callers() {
 
 if rec single perf --call-graph dwarf -- "$prog" single; then
 	callers single main
+	ucheck single
 	rows single
 	counts single report-prog
 fi
 rec threads perf --call-graph dwarf -- "$prog" threads && {
+	ucheck threads
 	rows threads
 	counts threads
 	# the threads' own callers, unwound on the threads' stacks
@@ -112,6 +133,7 @@ rec threads perf --call-graph dwarf -- "$prog" threads && {
 }
 rec cxx perf --call-graph dwarf -- "$TMP/unwind-cxx" 15 && {
 	callers cxx 'shapes::total<shapes::Shape>'
+	ucheck cxx
 	rows cxx
 	counts cxx
 }
@@ -129,18 +151,28 @@ s = 0
 for i in range(25): s += fib(17) + len(json.dumps(list(range(3000))))
 os.kill(os.getpid(), signal.SIGKILL)'
 if [ -s "$TMP/python.data" ]; then
+	ucheck python
 	rows python
 	counts python
 fi
 rec pm-single pmprof --call-graph dwarf -- "$prog" single && {
 	callers pm-single main
+	ucheck pm-single
 	rows pm-single
 	counts pm-single
 }
 rec pm-threads pmprof --call-graph dwarf -- "$prog" threads && {
+	ucheck pm-threads
 	rows pm-threads
 	counts pm-threads
 }
+# Processes forked and exec'd: samples at ld.so's entry point (no CFI, no
+# frame pointer: the chain ends in an error, on cached rules too), in PLT
+# stubs (CFA expressions: libdwfl's), in many address spaces.
+rec forks perf --call-graph dwarf -- sh -c \
+	'i=0; while [ $i -lt 300 ]; do echo $i | tr 0-9 a-j >/dev/null; i=$((i + 1)); done' &&
+	ucheck forks
+
 # Frame pointers: the kernel's call chains, as before.
 rec fp perf -g -- "$TMP/report-prog-fp" single && {
 	rows fp
