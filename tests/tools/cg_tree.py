@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Call-graph trees of `perf report --stdio -g graph,...` text, compared.
+
+    cg_tree.py A.txt B.txt     exit 0 if both have the same rows with the
+                               same trees, else print the differences
+    cg_tree.py --dump A.txt    print each row's paths
+
+Both files are the text report of a call-graph view (perf's or pmprof's):
+a row line ("  12.34%  ...  dso  [.] name", known by its first
+share, DSO and symbol), then its graph: branch lines
+"|--VALUE--name" whose marker column tells the depth, continuation lines
+(a frame of the same chain), "---name" for a row's single chain. Each
+row's tree becomes its paths: the tuple of frame names from the top to
+each node, with the value of the branch it is on (None on the row's own
+single chain, whose value is the row's). Trees are compared as such sets
+of (path, value): the same paths with the same counts, whatever the
+order children are printed in.
+"""
+import re
+import signal
+import sys
+
+ROW = re.compile(r'^\s+-?[0-9.]+%')
+ROW_KEY = re.compile(r'^\s*(?P<pct>-?[0-9.]+%).*?(?P<dso>\S+)\s+(?P<sym>\[.\] .*)$')
+BRANCH = re.compile(r'^(?P<pre>[ |]*?)(?P<mark>[ |])--(?P<val>[0-9][0-9.e+]*%?)--(?P<name>.*)$')
+SINGLE = re.compile(r'^(?P<pre> *)---(?P<name>.*)$')
+CONT = re.compile(r'^(?P<pre>[ |]*)(?P<name>[^ |].*)$')
+STEP = 11
+
+
+class Node:
+    def __init__(self, col, value):
+        self.col = col          # where its frames and its branches sit
+        self.value = value
+        self.frames = []
+        self.kids = []
+
+
+def parse(path):
+    """{row line: [Node]} for every row that has a graph."""
+    rows, order = {}, []
+    stack, row = None, None
+    for raw in open(path, encoding='utf-8', errors='replace'):
+        line = raw.rstrip('\n').rstrip()
+        if line.startswith('#'):
+            continue
+        if ROW.match(line) and '--' not in line.split('%')[0]:
+            m = ROW_KEY.match(line)
+            # the first share, the DSO and the symbol: the columns
+            # between them differ between perf and pmprof
+            row = ('%s %s %s' % (m.group('pct'), m.group('dso'), m.group('sym'))
+                   if m else ' '.join(line.split()))
+            root = Node(None, None)
+            rows[row] = root
+            order.append(row)
+            stack = [root]
+            continue
+        if stack is None or not line.strip() or not line.strip(' |'):
+            continue
+        m = SINGLE.match(line)
+        if m and len(stack) == 1:
+            root = stack[0]
+            root.col = len(m.group('pre'))
+            n = Node(root.col + 3, None)
+            n.frames.append(m.group('name'))
+            root.kids.append(n)
+            stack.append(n)
+            continue
+        m = BRANCH.match(line)
+        if m:
+            col = len(m.group('pre'))
+            if stack[0].col is None:
+                stack[0].col = col
+            while len(stack) > 1 and stack[-1].col != col:
+                stack.pop()
+            n = Node(col + STEP, m.group('val'))
+            n.frames.append(m.group('name'))
+            stack[-1].kids.append(n)
+            stack.append(n)
+            continue
+        m = CONT.match(line)
+        if m and len(stack) > 1:
+            col = len(m.group('pre'))
+            while len(stack) > 1 and stack[-1].col != col:
+                stack.pop()
+            if len(stack) > 1:
+                stack[-1].frames.append(m.group('name'))
+                continue
+        raise SystemExit('%s: cannot read call-graph line: %r' % (path, line))
+    return rows, order
+
+
+def paths(node, prefix=(), value=None):
+    out = set()
+    for k in node.kids:
+        p = prefix
+        v = k.value if k.value is not None else value
+        for f in k.frames:
+            p = p + (f,)
+            out.add((p, v))
+        out |= paths(k, p, v)
+    return out
+
+
+def main(argv):
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if argv[1:2] == ['--dump']:
+        rows, order = parse(argv[2])
+        for r in order:
+            print(r)
+            for p, v in sorted(paths(rows[r]), key=lambda x: x[0]):
+                print('   %s  %s' % (v, ' > '.join(p)))
+        return 0
+    a, order_a = parse(argv[1])
+    b, order_b = parse(argv[2])
+    bad = 0
+    if sorted(a) != sorted(b):
+        for r in sorted(set(a) ^ set(b)):
+            print('row only in %s: %s' % (argv[1] if r in a else argv[2], r))
+            bad += 1
+    for r in order_a:
+        if r not in b:
+            continue
+        pa, pb = paths(a[r]), paths(b[r])
+        if pa != pb:
+            bad += 1
+            print('row %s:' % r)
+            for p, v in sorted(pa - pb, key=lambda x: x[0])[:10]:
+                print('   only in %s: %s %s' % (argv[1], v, ' > '.join(p)))
+            for p, v in sorted(pb - pa, key=lambda x: x[0])[:10]:
+                print('   only in %s: %s %s' % (argv[2], v, ' > '.join(p)))
+    if not a:
+        print('no rows with call graphs in %s' % argv[1])
+        return 1
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
