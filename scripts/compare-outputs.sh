@@ -5,12 +5,13 @@
 # simulator's outputs and the Alpha fixtures (test-profileme-fixtures
 # --write), plus bad input and bad options.
 #
-#   scripts/compare-outputs.sh [-k] [-w DIR] [-g FIXTURE_GEN] [-W WORKLOAD] OLD NEW
+#   scripts/compare-outputs.sh [-k] [-r] [-w DIR] [-g FIXTURE_GEN] [-W WORKLOAD] OLD NEW
 #
 #   OLD, NEW   the two pmprof binaries (e.g. a build of main and build/pmprof)
 #   -w DIR     work directory (default: a new mktemp -d; removed unless -k)
 #   -k         keep the work directory (inputs in DIR/in, outputs in
 #              DIR/old and DIR/new, one CASE.out/.err/.rc per case)
+#   -r         reuse the inputs of an earlier run in DIR (-w) (quicker)
 #   -g FILE    the fixture generator (default: NEW's
 #              ../tests/unit/test-profileme-fixtures if it exists)
 #   -W FILE    the workload program (default: NEW's ../bench/workload)
@@ -23,10 +24,11 @@
 # first lines of its diff, then "N cases: N identical, N differ"; exits 1
 # when any differ.
 set -u
-keep=0 work="" gen="" workload=""
-while getopts "kw:g:W:" o; do
+keep=0 reuse=0 work="" gen="" workload=""
+while getopts "krw:g:W:" o; do
 	case $o in
 	k) keep=1 ;;
+	r) reuse=1 ;;
 	w) work=$OPTARG ;;
 	g) gen=$OPTARG ;;
 	W) workload=$OPTARG ;;
@@ -311,8 +313,13 @@ run_all() {	# run_all BIN OUTDIR
 	rm -rf "$SCRATCH"
 }
 
-log "making the inputs in $IN"
-make_inputs
+if [ "$reuse" = 1 ] && [ -f "$work/inputs" ]; then
+	mapfile -t INPUTS <"$work/inputs"
+else
+	log "making the inputs in $IN"
+	make_inputs
+	printf '%s\n' "${INPUTS[@]}" >"$work/inputs"
+fi
 log "${#INPUTS[@]} inputs; running $OLD"
 run_all "$OLD" "$work/old"
 log "running $NEW"
