@@ -18,8 +18,7 @@ static int settable(struct pm_writer *w, unsigned int feat,
 				     feat);
 	if (w->pipe && w->begun)
 		return pm_error__fmt(err, PM_EUSAGE,
-				     "%s: pipe mode writes features before the first record",
-				     w->name);
+				     "pipe mode writes features before the first record");
 	return 0;
 }
 

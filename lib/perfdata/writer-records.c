@@ -444,8 +444,7 @@ static int build_sample(struct pm_writer *w, const struct pm_sample *s,
 	return 0;
 too_big:
 	return pm_error__fmt(err, PM_EUNSUP,
-			     "%s: the sample does not fit a record (at most 65535 bytes)",
-			     w->name);
+			     "the sample does not fit a record (at most 65535 bytes)");
 }
 
 int pm_writer__sample_size(struct pm_writer *w, const struct pm_sample *s,

@@ -89,8 +89,8 @@ static int write_all(struct pm_writer *w, const void *p, size_t len,
 			continue;
 		if (n <= 0) {
 			w->failed = true;
-			return pm_error__fmt(err, n < 0 ? errno : EIO,
-					     "%s: write failed: %s", w->name,
+			return pm_error__fmt(err, n < 0 ? -errno : -EIO,
+					     "write failed: %s",
 					     strerror(n < 0 ? errno : EIO));
 		}
 		c += n;
@@ -117,8 +117,7 @@ int pm_writer__emit(struct pm_writer *w, const void *p, size_t len,
 		    struct pm_error *err)
 {
 	if (w->failed)
-		return pm_error__fmt(err, EIO, "%s: an earlier write failed",
-				     w->name);
+		return pm_error__fmt(err, -EIO, "an earlier write failed");
 	pm_wbuf__bytes(&w->out, p, len);
 	if (w->sink == PM_SINK_FD && w->out.len >= OUT_CHUNK)
 		return flush(w, err);
@@ -190,8 +189,7 @@ int pm_writer__open_fd(struct pm_writer **out, int fd, const char *name,
 	/* File mode rewrites the header at close: the fd must seek. */
 	if (!w->pipe && lseek(fd, 0, SEEK_CUR) < 0) {
 		ret = pm_error__fmt(err, PM_EUSAGE,
-				    "%s: not seekable: a file needs a seekable output (write a pipe stream instead)",
-				    w->name);
+				    "not seekable: a file needs a seekable output (write a pipe stream instead)");
 		pm_writer__delete(w);
 		return ret;
 	}
@@ -210,7 +208,7 @@ int pm_writer__open(struct pm_writer **out, const char *path,
 					  err);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return pm_error__fmt(err, errno, "%s: %s", path,
+		return pm_error__fmt(err, -errno, "cannot create: %s",
 				     strerror(errno));
 	ret = pm_writer__open_fd(out, fd, path, opts, err);
 	if (ret) {
@@ -265,8 +263,7 @@ int pm_writer__add_event(struct pm_writer *w, const struct pm_event *ev,
 
 	if (w->begun)
 		return pm_error__fmt(err, PM_EUSAGE,
-				     "%s: events must be added before the first record",
-				     w->name);
+				     "events must be added before the first record");
 	PM_GROW(w->events, w->alloc_events, w->nr_events + 1);
 	e = &w->events[w->nr_events];
 	memset(e, 0, sizeof(*e));
@@ -292,8 +289,7 @@ int pm_writer__set_event_name(struct pm_writer *w, size_t idx,
 		return pm_error__fmt(err, PM_EUSAGE, "no event %zu", idx);
 	if (w->pipe && w->begun)
 		return pm_error__fmt(err, PM_EUSAGE,
-				     "%s: pipe mode names events before the first record",
-				     w->name);
+				     "pipe mode names events before the first record");
 	free(w->events[idx].name);
 	w->events[idx].name = name ? pm_strdup(name) : NULL;
 	return 0;
@@ -350,8 +346,8 @@ int pm_writer__emit_rec(struct pm_writer *w, struct pm_error *err)
 {
 	if (w->rec.len > UINT16_MAX)
 		return pm_error__fmt(err, PM_EUNSUP,
-				     "%s: a record of %zu bytes does not fit header.size (at most 65535)",
-				     w->name, w->rec.len);
+				     "a record of %zu bytes does not fit header.size (at most 65535)",
+				     w->rec.len);
 	pm_store16(w->rec.data + 6, (uint16_t)w->rec.len, w->swap);
 	return pm_writer__emit(w, w->rec.data, w->rec.len, err);
 }
@@ -483,8 +479,7 @@ static int begin_file(struct pm_writer *w, struct pm_error *err)
 int pm_writer__begin(struct pm_writer *w, struct pm_error *err)
 {
 	if (w->begun)
-		return w->failed ? pm_error__fmt(err, EIO, "%s: an earlier write failed",
-						 w->name) : 0;
+		return w->failed ? pm_error__fmt(err, -EIO, "an earlier write failed") : 0;
 	w->begun = true;
 	w->attr_size = choose_attr_size(w);
 	return w->pipe ? begin_pipe(w, err) : begin_file(w, err);
@@ -550,8 +545,8 @@ static int finish_file(struct pm_writer *w, struct pm_error *err)
 		return 0;
 	}
 	if (pwrite(w->fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr))
-		return pm_error__fmt(err, errno ? errno : EIO,
-				     "%s: writing the header: %s", w->name,
+		return pm_error__fmt(err, errno ? -errno : -EIO,
+				     "writing the header: %s",
 				     strerror(errno ? errno : EIO));
 	return 0;
 }
@@ -578,8 +573,7 @@ int pm_writer__close(struct pm_writer *w, struct pm_error *err)
 	}
 	ret = finish(w, err);
 	if (!ret && w->own_fd && close(w->fd))
-		ret = pm_error__fmt(err, errno, "%s: close: %s", w->name,
-				    strerror(errno));
+		ret = pm_error__fmt(err, -errno, "close: %s", strerror(errno));
 	if (w->own_fd)
 		w->fd = -1;
 	pm_writer__delete(w);

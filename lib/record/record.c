@@ -1175,8 +1175,10 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 		rename_old(r->output);
 	}
 	ret = pm_writer__open(&r->w, r->output, &wo, err);
-	if (ret)
+	if (ret) {
+		pm_error__prefix(err, "%s: ", r->output);
 		goto fail;
+	}
 	if ((ret = write_events(r, err)))
 		goto fail;
 	if ((ret = pm_synth__system_features(r->w, err)))

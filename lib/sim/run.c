@@ -1068,8 +1068,10 @@ int pm_sim__run(const struct pm_sim_model *m, const struct pm_sim_opts *o,
 				    : default_elf_path(o->output, m->name);
 	if (check_elf_target(res->elf_path, err) || write_elf(&S, res->elf_path))
 		goto out;
-	if (pm_writer__open(&S.w, o->output, &wo, err))
+	if (pm_writer__open(&S.w, o->output, &wo, err)) {
+		pm_error__prefix(err, "%s: ", o->output);
 		goto out;
+	}
 	if (add_events(&S, &list) || set_features(&S))
 		goto out;
 	setup_threads(&S);
@@ -1101,6 +1103,8 @@ int pm_sim__run(const struct pm_sim_model *m, const struct pm_sim_opts *o,
 			goto out;
 	}
 	ret = pm_writer__close(S.w, err);
+	if (ret)
+		pm_error__prefix(err, "%s: ", o->output);
 	S.w = NULL;
 	if (!ret) {
 		struct stat st;
