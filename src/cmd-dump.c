@@ -18,8 +18,6 @@
 #include "pmprof/records.h"
 
 struct dump_opts {
-	const char *input;
-	enum pm_output_format format;
 	bool hex;
 	bool quiet;
 	bool stats;
@@ -690,11 +688,12 @@ static const char *const dump_usage[] = {
 
 int cmd_dump(int argc, const char **argv)
 {
-	struct dump_opts opts = { .input = "perf.data" };
+	static const char *const formats[] = { "table", "json", NULL };
+	struct pm_cmd c = PM_CMD_INIT("dump");
+	struct dump_opts opts = { 0 };
 	const struct pm_option options[] = {
-		OPT_STRING('i', "input", &opts.input, "file",
-			   "input file name (- for standard input)"),
-		OPT_FORMAT(&opts.format),
+		OPT_INPUT(&c),
+		OPT_FORMAT(&c),
 		OPT_BOOLEAN(0, "hex", &opts.hex, "add each record's bytes in hex"),
 		OPT_BOOLEAN('q', "quiet", &opts.quiet,
 			    "decode every record but print nothing (for timing)"),
@@ -706,18 +705,17 @@ int cmd_dump(int argc, const char **argv)
 	struct pm_record rec;
 	struct pm_error err = { 0 };
 	struct out o = { 0 };
-	int ret, status = PM_EXIT_OK;
+	int ret, status;
 
-	ret = pm_parse_options(argc, argv, options, dump_usage, 0);
-	if (pm_cli_parse_status(ret) >= 0)
-		return pm_cli_parse_status(ret);
-	if (ret > 0)
-		return pm_cli_usage_error("dump: unexpected argument '%s'", argv[0]);
-	if (opts.format == PM_FORMAT_CSV || opts.format == PM_FORMAT_TSV)
-		return pm_cli_usage_error("dump: --format takes table or json");
-	if (pm_reader__open(&r, opts.input, NULL, &err))
-		return pm_cli_input_error(opts.input, &err);
-	o.json = opts.format == PM_FORMAT_JSON;
+	status = pm_cmd__parse(&c, argc, argv, options, dump_usage, NULL);
+	if (status >= 0)
+		return status;
+	status = PM_EXIT_OK;
+	if (!pm_cmd__format_is(&c, formats))
+		return PM_EXIT_USAGE;
+	if (pm_reader__open(&r, c.input, NULL, &err))
+		return pm_cli_error(PM_EXIT_INPUT, c.input, &err);
+	o.json = c.format == pm_renderer__find("json");
 	o.f = stdout;
 	pm_json__init(&o.j, stdout);
 	if (opts.stats)
@@ -730,12 +728,12 @@ int cmd_dump(int argc, const char **argv)
 		total++;
 		bytes += rec.size + rec.extra_size;
 		if (dump_record(&o, r, &rec, &opts, &err)) {
-			status = pm_cli_input_error(opts.input, &err);
+			status = pm_cli_error(PM_EXIT_INPUT, c.input, &err);
 			break;
 		}
 	}
 	if (ret < 0)
-		status = pm_cli_input_error(opts.input, &err);
+		status = pm_cli_error(PM_EXIT_INPUT, c.input, &err);
 	if (opts.stats && status == PM_EXIT_OK)
 		print_stats(counts, total, bytes);
 	pm_strbuf__release(&o.lines);

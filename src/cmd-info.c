@@ -329,32 +329,29 @@ static const char *const info_usage[] = {
 
 int cmd_info(int argc, const char **argv)
 {
-	const char *input = "perf.data";
-	enum pm_output_format format = PM_FORMAT_TABLE;
+	static const char *const formats[] = { "table", "json", NULL };
+	struct pm_cmd c = PM_CMD_INIT("info");
 	const struct pm_option options[] = {
-		OPT_STRING('i', "input", &input, "file",
-			   "input file name (- for standard input)"),
-		OPT_FORMAT(&format),
+		OPT_INPUT(&c),
+		OPT_FORMAT(&c),
 		OPT_END(),
 	};
 	struct pm_error err = { 0 };
 	struct pm_reader *r;
-	int ret;
+	int status;
 
-	ret = pm_parse_options(argc, argv, options, info_usage, 0);
-	if (pm_cli_parse_status(ret) >= 0)
-		return pm_cli_parse_status(ret);
-	if (ret > 0)
-		return pm_cli_usage_error("info: unexpected argument '%s'", argv[0]);
-	if (format == PM_FORMAT_CSV || format == PM_FORMAT_TSV)
-		return pm_cli_usage_error("info: --format takes table or json");
-	if (pm_reader__open(&r, input, NULL, &err))
-		return pm_cli_input_error(input, &err);
+	status = pm_cmd__parse(&c, argc, argv, options, info_usage, NULL);
+	if (status >= 0)
+		return status;
+	if (!pm_cmd__format_is(&c, formats))
+		return PM_EXIT_USAGE;
+	if (pm_reader__open(&r, c.input, NULL, &err))
+		return pm_cli_error(PM_EXIT_INPUT, c.input, &err);
 	if (pm_reader__is_pipe(r) && read_pipe_header(r, &err) < 0) {
 		pm_reader__delete(r);
-		return pm_cli_input_error(input, &err);
+		return pm_cli_error(PM_EXIT_INPUT, c.input, &err);
 	}
-	if (format == PM_FORMAT_JSON)
+	if (c.format == pm_renderer__find("json"))
 		print_json(r);
 	else
 		print_text(r);

@@ -122,8 +122,8 @@ static int copy_features(struct inject *in)
 		if (in->in_big != in->out_big && !order_free(i)) {
 			const char *name = pm_feature_name(i);
 
-			fprintf(stderr, "pmprof: inject: dropping feature %s: its layout is not byte-swapped\n",
-				name ? name : "unknown");
+			pm_cli_warn(in->input, "dropping feature %s: its layout is not byte-swapped",
+				    name ? name : "unknown");
 			continue;
 		}
 		if (pipe_in) {
@@ -133,8 +133,7 @@ static int copy_features(struct inject *in)
 			memcpy(buf, in->raw_feat[i], in->raw_feat_len[i]);
 			len = in->raw_feat_len[i];
 		} else if (read_file_section(in->input, &f->section[i], &buf)) {
-			fprintf(stderr, "pmprof: inject: cannot re-read feature %u of %s\n",
-				i, in->input);
+			pm_cli_warn(in->input, "cannot re-read feature %u", i);
 			continue;
 		} else {
 			len = f->section[i].size;
@@ -156,7 +155,7 @@ static int start(struct inject *in)
 	in->started = true;
 	in->err_in_output = true;
 	if (!n)
-		return pm_error__fmt(&in->err, PM_EFORMAT,
+		return pm_error__fmt(&in->err, -PM_EFORMAT,
 				     "the input has no events");
 	for (i = 0; i < n; i++) {
 		ret = pm_writer__add_event(in->w, pm_reader__event(in->r, i),
@@ -253,7 +252,7 @@ static int put(struct inject *in, const struct pm_record *rec)
 	default:
 		in->err_in_output = true;
 		if (rec->extra_size)
-			return pm_error__at(err, PM_EUNSUP, rec->offset,
+			return pm_error__at(err, -PM_EUNSUP, rec->offset,
 					    "cannot rewrite a %s record: its payload outside the record is not supported",
 					    pm_record_type_name(rec->type));
 		return pm_writer__copy_record(w, rec->data, rec->size,
@@ -390,10 +389,10 @@ static bool fd_seekable(int fd)
 
 int cmd_inject(int argc, const char **argv)
 {
-	struct inject in = { .input = "-", .output = "-" };
+	struct pm_cmd c = PM_CMD_INIT("inject");
+	struct inject in = { .output = "-" };
 	const struct pm_option options[] = {
-		OPT_STRING('i', "input", &in.input, "file",
-			   "input file name (- for standard input, the default)"),
+		OPT_INPUT_HELP(&c, "input file name (default -: standard input)"),
 		OPT_STRING('o', "output", &in.output, "file",
 			   "output file name (- for standard output, the default)"),
 		OPT_STRING(0, "byte-order", &in.order, "order",
@@ -406,12 +405,12 @@ int cmd_inject(int argc, const char **argv)
 	int ret, status = PM_EXIT_OK;
 	unsigned int i;
 
-	ret = pm_parse_options(argc, argv, options, inject_usage, 0);
-	if (pm_cli_parse_status(ret) >= 0)
-		return pm_cli_parse_status(ret);
-	if (ret > 0)
-		return pm_cli_usage_error("inject: unexpected argument '%s'",
-					  argv[0]);
+	c.input = "-";		/* a filter: standard input by default */
+	status = pm_cmd__parse(&c, argc, argv, options, inject_usage, NULL);
+	if (status >= 0)
+		return status;
+	status = PM_EXIT_OK;
+	in.input = c.input;
 	if (!in.order || !strcmp(in.order, "native"))
 		wo.order = PM_ORDER_NATIVE;
 	else if (!strcmp(in.order, "big"))
@@ -419,30 +418,30 @@ int cmd_inject(int argc, const char **argv)
 	else if (!strcmp(in.order, "little"))
 		wo.order = PM_ORDER_LITTLE;
 	else
-		return pm_cli_usage_error("inject: --byte-order expects big, little or native, not '%s'",
-					  in.order);
+		return pm_cli_errorf(PM_EXIT_USAGE, "--byte-order",
+				     "expects big, little or native, not '%s'", in.order);
 	/* Like perf: standard output that cannot seek gets a pipe stream. */
 	wo.pipe = in.pipe || (!strcmp(in.output, "-") &&
 			      !fd_seekable(STDOUT_FILENO));
 
 	if (pm_reader__open(&in.r, in.input, NULL, &in.err))
-		return pm_cli_input_error(in.input, &in.err);
+		return pm_cli_error(PM_EXIT_INPUT, in.input, &in.err);
 	in.in_big = pm_reader__big_endian(in.r);
 	if (pm_writer__open(&in.w, in.output, &wo, &in.err)) {
 		pm_reader__delete(in.r);
-		return pm_cli_input_error(in.output, &in.err);
+		return pm_cli_error(PM_EXIT_INPUT, in.output, &in.err);
 	}
 	in.out_big = pm_writer__big_endian(in.w);
 
 	ret = run(&in);
 	if (ret) {
-		status = pm_cli_input_error(in.err_in_output ? in.output :
-					    in.input, &in.err);
+		status = pm_cli_error(PM_EXIT_INPUT, in.err_in_output ?
+				      in.output : in.input, &in.err);
 		pm_writer__delete(in.w);
 		if (strcmp(in.output, "-"))
 			unlink(in.output);	/* no half-written file */
 	} else if (pm_writer__close(in.w, &in.err)) {
-		status = pm_cli_input_error(in.output, &in.err);
+		status = pm_cli_error(PM_EXIT_INPUT, in.output, &in.err);
 	}
 	pm_reader__delete(in.r);
 	for (i = 0; i < PM_FEAT_BITS; i++)

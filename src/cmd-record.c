@@ -51,7 +51,7 @@ struct record_cli {
 	char metrics_spec[512];
 	int plan;			/* windows shown per event */
 	uint64_t seed;
-	enum pm_output_format format;
+	const struct pm_renderer *format;
 };
 
 static const char *const record_usage[] = {
@@ -74,7 +74,8 @@ static int parse_callgraph(const char *s, struct pm_record_defaults *rd)
 	if (comma) {
 		v = strtoull(comma + 1, &end, 0);
 		if (end == comma + 1 || *end || !v || v > 65528)
-			return pm_cli_usage_error("--call-graph: bad size '%s'", comma + 1);
+			return pm_cli_errorf(PM_EXIT_USAGE, "--call-graph",
+					     "bad size '%s'", comma + 1);
 	}
 	if (len == 2 && !strncmp(s, "fp", 2)) {
 		rd->callgraph = PM_CALLGRAPH_FP;
@@ -85,8 +86,8 @@ static int parse_callgraph(const char *s, struct pm_record_defaults *rd)
 	} else if (len == 2 && !strncmp(s, "no", 2) && !comma) {
 		rd->callgraph = PM_CALLGRAPH_NONE;
 	} else {
-		return pm_cli_usage_error("--call-graph: unknown mode '%.*s' (fp, dwarf or no)",
-					  (int)len, s);
+		return pm_cli_errorf(PM_EXIT_USAGE, "--call-graph",
+				     "unknown mode '%.*s' (fp, dwarf or no)", (int)len, s);
 	}
 	return 0;
 }
@@ -110,17 +111,17 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 	if (rc->callgraph && parse_callgraph(rc->callgraph, &rd))
 		return PM_EXIT_USAGE;
 	if (rc->period && rc->freq)
-		return pm_cli_usage_error("-c and -F are mutually exclusive");
+		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "-c and -F are mutually exclusive");
 	if (rc->metrics) {
 		if (pm_evspec__parse(list, rc->metrics_spec, &eo, &err))
-			return pm_cli_usage_error("%s", err.msg);
+			return pm_cli_errorf(PM_EXIT_USAGE, NULL, "%s", err.msg);
 	} else if (!rc->events.nr) {
 		/* perf's default: cycles, or cpu-clock without a hardware PMU */
 		const char *dflt = rc->dry_run || pm_recorder__probe_event(0, 0) ?
 				   "cycles" : "cpu-clock";
 
 		if (pm_evspec__parse(list, dflt, &eo, &err))
-			return pm_cli_usage_error("%s", err.msg);
+			return pm_cli_errorf(PM_EXIT_USAGE, NULL, "%s", err.msg);
 	}
 	for (i = 0; i < rc->events.nr; i++) {
 		if (pm_evspec__parse(list, rc->events.items[i], &eo, &err)) {
@@ -128,8 +129,9 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 			return PM_EXIT_USAGE;
 		}
 	}
+	/* An event error's offset is in the event string, not a file. */
 	if (pm_evspec__apply_record(list, &rd, &err))
-		return pm_cli_usage_error("%s", err.msg);
+		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "%s", err.msg);
 	return 0;
 }
 
@@ -403,18 +405,19 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	o.cmdline_argc = (uint32_t)argc;
 	o.cmdline_argv = argv;
 	if (rc->clockid && pm_clockid__parse(rc->clockid, &o.clockid))
-		return pm_cli_usage_error("-k: unknown clock '%s' (monotonic, monotonic_raw, "
-					  "realtime, boottime, tai or a number)", rc->clockid);
+		return pm_cli_errorf(PM_EXIT_USAGE, "-k", "unknown clock '%s' (monotonic, "
+				     "monotonic_raw, realtime, boottime, tai or a number)",
+				     rc->clockid);
 	if (!rc->clockid && rc->metrics)
 		o.clockid = CLOCK_MONOTONIC_RAW;	/* as Arm's reference recording */
 	if (rc->mmap_pages && parse_pages(rc->mmap_pages, &o.mmap_pages))
-		return pm_cli_usage_error("-m %s: give a power of 2 of pages (e.g. 128) "
-					  "or a size (e.g. 2M)", rc->mmap_pages);
+		return pm_cli_errorf(PM_EXIT_USAGE, "-m", "%s: give a power of 2 of pages "
+				     "(e.g. 128) or a size (e.g. 2M)", rc->mmap_pages);
 	if (rc->hf_mode && pm_hf_mode__parse(rc->hf_mode, &o.hf_mode))
-		return pm_cli_usage_error("--hf-mode: unknown mode '%s' (auto, kernel, burst, "
-					  "fixed or off)", rc->hf_mode);
+		return pm_cli_errorf(PM_EXIT_USAGE, "--hf-mode", "unknown mode '%s' (auto, "
+				     "kernel, burst, fixed or off)", rc->hf_mode);
 	if (rc->pid_list && rc->tid_list)
-		return pm_cli_usage_error("-p and -t are mutually exclusive");
+		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "-p and -t are mutually exclusive");
 	if (nargs > 0) {
 		wargv = calloc((size_t)nargs + 1, sizeof(char *));
 		for (i = 0; i < nargs; i++)
@@ -433,9 +436,9 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 
 	ret = pm_recorder__new(&r, &o, &err);
 	if (ret) {
-		fprintf(stderr, "pmprof record: %s\n", err.msg);
 		free(wargv);
-		return ret == -PM_EUSAGE ? PM_EXIT_USAGE : PM_EXIT_INPUT;
+		return pm_cli_error(ret == -PM_EUSAGE ? PM_EXIT_USAGE : PM_EXIT_INPUT,
+				    NULL, &err);
 	}
 	st = pm_recorder__stats(r);
 	if (!rc->quiet && st->mode != PM_HF_NONE) {
@@ -448,7 +451,7 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	if (ret) {
 		int exec_errno = st->exec_errno;
 
-		fprintf(stderr, "pmprof record: %s\n", err.msg);
+		pm_cli_error(0, NULL, &err);
 		pm_recorder__finish(r, NULL);
 		pm_recorder__delete(r);
 		free(wargv);
@@ -467,12 +470,10 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	}
 	if (tty)
 		progress(st, true);
-	if (ret < 0) {
-		fprintf(stderr, "pmprof record: %s\n", err.msg);
-		/* still close the file properly */
-	}
+	if (ret < 0)	/* still close the file properly */
+		pm_cli_error(0, NULL, &err);
 	if (pm_recorder__finish(r, &err)) {
-		fprintf(stderr, "pmprof record: %s: %s\n", pm_recorder__output(r), err.msg);
+		pm_cli_error(0, pm_recorder__output(r), &err);
 		ret = -1;
 	}
 	if (!rc->quiet) {
@@ -507,7 +508,7 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 
 int cmd_record(int argc, const char **argv)
 {
-	struct record_cli rc = { .plan = 8, .format = PM_FORMAT_TABLE };
+	struct record_cli rc = { .plan = 8 };
 	struct pm_evspec_list list;
 	const struct pm_option opts[] = {
 		OPT_STRING_LIST('e', "event", &rc.events, "event",
@@ -540,7 +541,7 @@ int cmd_record(int argc, const char **argv)
 		OPT_BOOLEAN(0, "dry-run", &rc.dry_run, "print the attrs and the sampling plan, open nothing"),
 		OPT_INTEGER(0, "plan", &rc.plan, "n", "windows shown per event in the plan (default 8)"),
 		OPT_U64(0, "seed", &rc.seed, "n", "seed of the model's jitter generator (default 0)"),
-		OPT_FORMAT(&rc.format),
+		OPT_FORMAT(&rc),
 		OPT_END(),
 	};
 	int ret, nargs, i;
@@ -553,18 +554,20 @@ int cmd_record(int argc, const char **argv)
 
 	/* nargs: the workload command left in argv, for the recorder */
 	nargs = pm_parse_options(argc, argv, opts, record_usage, PM_PARSE_STOP_AT_NON_OPTION);
-	if ((ret = pm_cli_parse_status(nargs)) >= 0) {
+	if (nargs == PM_PARSE_HELP || nargs < 0) {
 		free(cmdline);
-		return ret;
+		return nargs == PM_PARSE_HELP ? PM_EXIT_OK : PM_EXIT_USAGE;
 	}
 	if (rc.plan < 0 || rc.plan > 100000)
-		return free(cmdline), pm_cli_usage_error("--plan: %d out of range (0-100000)", rc.plan);
+		return free(cmdline), pm_cli_errorf(PM_EXIT_USAGE, "--plan",
+						    "%d out of range (0-100000)", rc.plan);
 	if (rc.metrics) {
 		struct pm_metrics_choice mc;
 
 		if (rc.events.nr) {
 			free(cmdline);
-			return pm_cli_usage_error("--metrics chooses the events: do not give -e");
+			return pm_cli_errorf(PM_EXIT_USAGE, NULL,
+					     "--metrics chooses the events: do not give -e");
 		}
 		pm_recorder__choose_metrics(&mc);
 		snprintf(rc.metrics_spec, sizeof(rc.metrics_spec), "%s", mc.spec);
@@ -586,7 +589,7 @@ int cmd_record(int argc, const char **argv)
 		ret = run_record(&rc, &list, nargs, argv, argc + 1, cmdline);
 		goto out;
 	}
-	if (rc.format == PM_FORMAT_JSON)
+	if (rc.format == pm_renderer__find("json"))
 		print_json(&list, &rc);
 	else
 		print_text(&list, &rc);

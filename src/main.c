@@ -46,6 +46,7 @@ int main(int argc, const char **argv)
 
 	/* A closed pipe (pmprof dump | head) ends output quietly. */
 	signal(SIGPIPE, SIG_DFL);
+	pm_cli_init();
 	if (argc < 2) {
 		usage(stderr);
 		return PM_EXIT_USAGE;
@@ -61,7 +62,7 @@ int main(int argc, const char **argv)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return pm_cli_finish_stdout(commands[i].fn(argc - 1, argv + 1));
-	fprintf(stderr, "pmprof: '%s' is not a pmprof command. See 'pmprof --help'.\n",
-		argv[1]);
-	return PM_EXIT_USAGE;
+	return pm_cli_errorf(PM_EXIT_USAGE, NULL,
+			     "'%s' is not a pmprof command. See 'pmprof --help'.",
+			     argv[1]);
 }

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "options.h"
+#include "pmprof/strbuf.h"
 #include "pmprof/util.h"
 
 static void option_name(const struct pm_option *opt, char *buf, size_t n)
@@ -19,15 +21,16 @@ static void option_name(const struct pm_option *opt, char *buf, size_t n)
 
 int pm_opt_error(const struct pm_option *opt, const char *fmt, ...)
 {
+	struct pm_strbuf sb = PM_STRBUF_INIT;
 	char name[64];
 	va_list ap;
 
 	option_name(opt, name, sizeof(name));
-	fprintf(stderr, "pmprof: option `%s' ", name + (name[1] == '-' ? 2 : 1));
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	pm_strbuf__vaddf(&sb, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	pm_cli_errorf(-1, name, "%s", pm_strbuf__str(&sb));
+	pm_strbuf__release(&sb);
 	return -1;
 }
 
@@ -228,8 +231,10 @@ int pm_parse_options(int argc, const char **argv,
 
 			o = find_long(opts, name, len, &unset);
 			if (!o) {
-				fprintf(stderr, "pmprof: unknown option `%.*s'\n",
-					(int)len, name);
+				char opt[80];
+
+				snprintf(opt, sizeof(opt), "--%.*s", (int)len, name);
+				pm_cli_errorf(-1, opt, "unknown option");
 				return bad_usage(usage, opts);
 			}
 			if (!takes_arg(o) || unset) {
@@ -255,7 +260,9 @@ int pm_parse_options(int argc, const char **argv,
 			const struct pm_option *o = find_short(opts, *a);
 
 			if (!o) {
-				fprintf(stderr, "pmprof: unknown switch `%c'\n", *a);
+				char opt[3] = { '-', *a, 0 };
+
+				pm_cli_errorf(-1, opt, "unknown option");
 				return bad_usage(usage, opts);
 			}
 			if (!takes_arg(o)) {

@@ -204,4 +204,13 @@ struct pm_metrics;
 int pm_sim__analyse(const char *path, int mode, struct pm_metrics **out,
 		    struct pm_error *err);
 
+/*
+ * --compare's report: per function (by true cycles), the measured and
+ * true CPI, BMKI, CMKI, %CM, %CY and share of samples (%#, whose truth
+ * is %CY), and the error of each; `output` names the recording.
+ */
+struct pm_report;
+int pm_sim__compare(struct pm_metrics *m, const struct pm_sim_result *res,
+		    const char *output, struct pm_report **out);
+
 #endif

@@ -82,6 +82,7 @@ struct pm_metrics {
 	struct pm_metrics_opts opts;
 	char *arch;
 	bool ready;
+	bool reader_events;	/* metrics-view.c added the reader's events */
 
 	struct mx_event *events;
 	size_t nr_events, alloc_events;

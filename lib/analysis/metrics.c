@@ -120,10 +120,10 @@ static struct mx_id *find_id(struct pm_metrics *m, uint64_t id, bool create)
 
 struct pm_metrics *pm_metrics__new(const struct pm_metrics_opts *opts)
 {
+	static const struct pm_metrics_opts defaults;
 	struct pm_metrics *m = pm_zalloc(sizeof(*m));
 
-	if (opts)
-		m->opts = *opts;
+	PM_OPTS_COPY(&m->opts, opts, defaults);
 	if (m->opts.arch)
 		m->arch = pm_strdup(m->opts.arch);
 	m->opts.arch = m->arch;

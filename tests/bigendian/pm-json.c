@@ -14,14 +14,15 @@
 
 #include "pmprof/bytes.h"
 #include "pmprof/error.h"
-#include "pmprof/json.h"
-#include "pmprof/mem.h"
+#include "pmprof/mem_acc.h"
 #include "pmprof/perfdata.h"
-#include "pmprof/profileme.h"
+#include "pmprof/profileme_acc.h"
+#include "pmprof/report.h"
 
 int main(int argc, char **argv)
 {
-	struct pm_profileme_opts po = { 0 };
+	struct pm_profileme_opts po = { .sz = sizeof(po) };
+	struct pm_report *rep = NULL;
 	struct pm_profileme_acc *pacc = NULL;
 	struct pm_mem_acc *macc = NULL;
 	struct pm_error err = { 0 };
@@ -50,8 +51,10 @@ int main(int argc, char **argv)
 			ret = -1;
 			break;
 		}
-		if (!pacc && !mem)
-			pacc = pm_profileme_acc__new(pm_reader__features(r)->arch, &po);
+		if (!pacc && !mem) {
+			po.arch = pm_reader__features(r)->arch;
+			pacc = pm_profileme_acc__new(&po);
+		}
 		if (mem) {
 			struct pm_mem_sample ms = {
 				.has_data_src = s.sample_type & PM_SAMPLE_DATA_SRC,
@@ -74,14 +77,18 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (mem) {
-		pm_mem_acc__render(macc, stdout, PM_TABLE_JSON);
+		pm_mem_acc__finish(macc, &rep);
 		pm_mem_acc__delete(macc);
 	} else {
-		if (!pacc)
-			pacc = pm_profileme_acc__new(pm_reader__features(r)->arch, &po);
-		pm_profileme_acc__render(pacc, stdout, PM_TABLE_JSON);
+		if (!pacc) {
+			po.arch = pm_reader__features(r)->arch;
+			pacc = pm_profileme_acc__new(&po);
+		}
+		pm_profileme_acc__finish(pacc, &rep);
 		pm_profileme_acc__delete(pacc);
 	}
+	pm_report__render(rep, stdout, pm_renderer__find("json"), NULL);
+	pm_report__delete(rep);
 	pm_reader__delete(r);
 	return 0;
 }

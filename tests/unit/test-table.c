@@ -15,14 +15,10 @@
 #include <cmocka.h>
 
 #include "pmprof/json.h"
+#include "pmprof/report.h"
 #include "pmprof/table.h"
 #include "../../src/cli.h"
 
-/* The CLI's --format value casts to the table format: keep them in step. */
-_Static_assert((int)PM_TABLE_TEXT == (int)PM_FORMAT_TABLE, "text");
-_Static_assert((int)PM_TABLE_CSV == (int)PM_FORMAT_CSV, "csv");
-_Static_assert((int)PM_TABLE_TSV == (int)PM_FORMAT_TSV, "tsv");
-_Static_assert((int)PM_TABLE_JSON == (int)PM_FORMAT_JSON, "json");
 
 struct mem {
 	char *buf;
@@ -44,18 +40,18 @@ static char *mem_close(struct mem *m)
 	return m->buf;
 }
 
-static char *render(const struct pm_table *t, enum pm_table_format f,
-		    const struct pm_table_render_opts *o)
+static char *render(const struct pm_table *t, const char *f,
+		    const struct pm_render_opts *o)
 {
 	struct mem m;
 
 	mem_open(&m);
-	assert_int_equal(pm_table__render(t, m.f, f, o), 0);
+	assert_int_equal(pm_table__render(t, m.f, pm_renderer__find(f), o), 0);
 	return mem_close(&m);
 }
 
-static void check(const struct pm_table *t, enum pm_table_format f,
-		  const struct pm_table_render_opts *o, const char *want)
+static void check(const struct pm_table *t, const char *f,
+		  const struct pm_render_opts *o, const char *want)
 {
 	char *got = render(t, f, o);
 
@@ -99,7 +95,7 @@ static void test_text(void **state)
 	(void)state;
 	/* Widths: 7 ("Samples"), 8 ("Overhead"), 7 ("Command"); the last
 	 * column is a string and gets no padding. */
-	check(t, PM_TABLE_TEXT, NULL,
+	check(t, "text", NULL,
 	      "Samples  Overhead  Command  Symbol\n"
 	      "   1200    60.00%  bash     main\n"
 	      "      5     0.25%  ls       [k] do_syscall_64\n"
@@ -110,11 +106,11 @@ static void test_text(void **state)
 static void test_text_no_header(void **state)
 {
 	struct pm_table *t = report_table();
-	struct pm_table_render_opts o = { .no_header = true };
+	struct pm_render_opts o = { .no_header = true };
 
 	(void)state;
 	/* Without the header the widths come from the cells only: 4, 6, 4. */
-	check(t, PM_TABLE_TEXT, &o,
+	check(t, "text", &o,
 	      "1200  60.00%  bash  main\n"
 	      "   5   0.25%  ls    [k] do_syscall_64\n"
 	      "   -  39.75%  l\xc3\xb6we  -\n");
@@ -124,7 +120,7 @@ static void test_text_no_header(void **state)
 static void test_text_perf_style(void **state)
 {
 	struct pm_table *t = pm_table__new();
-	struct pm_table_render_opts o = { .hash_header = true };
+	struct pm_render_opts o = { 0 };
 	size_t r;
 
 	(void)state;
@@ -132,6 +128,7 @@ static void test_text_perf_style(void **state)
 	pm_table__add_col(t, "Symbol", NULL, PM_COL_STRING);
 	pm_table__set_title(t, "Report of %s", "perf.data");
 	pm_table__add_comment(t, "%d samples", 13);
+	pm_table__set_flags(t, PM_TABLE_PERF_HEADER);
 	r = pm_table__add_row(t);
 	pm_table__set_u64(t, r, 0, 3);
 	pm_table__set_str(t, r, 1, "a");
@@ -139,7 +136,7 @@ static void test_text_perf_style(void **state)
 	pm_table__set_u64(t, r, 0, 10);
 	pm_table__set_str(t, r, 1, "bb");
 	/* Rows are indented by the width of "# " to stay under the header. */
-	check(t, PM_TABLE_TEXT, &o,
+	check(t, "text", &o,
 	      "# Report of perf.data\n"
 	      "# 13 samples\n"
 	      "#\n"
@@ -149,8 +146,8 @@ static void test_text_perf_style(void **state)
 	      "        3  a\n"
 	      "       10  bb\n");
 	o.no_comments = true;
-	o.hash_header = false;
-	check(t, PM_TABLE_TEXT, &o,
+	pm_table__set_flags(t, 0);
+	check(t, "text", &o,
 	      "Samples  Symbol\n"
 	      "      3  a\n"
 	      "     10  bb\n");
@@ -189,12 +186,12 @@ static void test_text_types_units_align(void **state)
 	pm_table__set_str(t, r, 3, "long");
 	pm_table__set_u64(t, r, 4, 1234);
 	/* Widths 18, 5, 9 ("Time (ms)"), 4, 4; N is left-aligned and last. */
-	check(t, PM_TABLE_TEXT, NULL,
+	check(t, "text", NULL,
 	      "           Address  Delta  Time (ms)  Name  N\n"
 	      "0x00000000004005d0    -42      1.500     x  7\n"
 	      "0xffffffff81000000      7     12.250  long  1234\n");
 	/* CSV carries neither units nor padding. */
-	check(t, PM_TABLE_CSV, NULL,
+	check(t, "csv", NULL,
 	      "Address,Delta,Time,Name,N\n"
 	      "0x00000000004005d0,-42,1.500,x,7\n"
 	      "0xffffffff81000000,7,12.250,long,1234\n");
@@ -220,10 +217,10 @@ static void test_digits(void **state)
 	pm_table__set_u64(t, r, 0, 0x1234);
 	pm_table__set_double(t, r, 1, 21.04);
 	pm_table__set_double(t, r, 2, 2.75);	/* rounds to 3 */
-	check(t, PM_TABLE_TEXT, NULL,
+	check(t, "text", NULL,
 	      "        pc    pct  w\n"
 	      "0x00001234  21.0%  3\n");
-	check(t, PM_TABLE_TSV, NULL, "pc\tpct\tw\n0x00001234\t21.0\t3\n");
+	check(t, "tsv", NULL, "pc\tpct\tw\n0x00001234\t21.0\t3\n");
 	pm_table__delete(t);
 }
 
@@ -255,7 +252,7 @@ static void test_csv_quoting(void **state)
 	/* RFC 4180: quote fields with a comma, quote, CR or LF; double the
 	 * quotes. A tab needs no quoting; the empty string and null are both
 	 * an empty field; UTF-8 passes through. */
-	check(t, PM_TABLE_CSV, NULL,
+	check(t, "csv", NULL,
 	      "value,\"n,o\"\n"
 	      "plain,0\n"
 	      "\"has,comma\",1\n"
@@ -275,7 +272,7 @@ static void test_tsv_escaping(void **state)
 	struct pm_table *t = awkward_table();
 
 	(void)state;
-	check(t, PM_TABLE_TSV, NULL,
+	check(t, "tsv", NULL,
 	      "value\tn,o\n"
 	      "plain\t0\n"
 	      "has,comma\t1\n"
@@ -298,7 +295,7 @@ static void test_text_escaping(void **state)
 	pm_table__truncate(t, 6);
 	/* Text keeps a row on one line; the widest value "two\nlines" is 10
 	 * characters once escaped. The last column is a number: padded. */
-	check(t, PM_TABLE_TEXT, NULL,
+	check(t, "text", NULL,
 	      "value       n,o\n"
 	      "plain         0\n"
 	      "has,comma     1\n"
@@ -316,7 +313,7 @@ static void test_json(void **state)
 	size_t r;
 
 	(void)state;
-	check(t, PM_TABLE_JSON, NULL,
+	check(t, "json", NULL,
 	      "[{\"samples\":1200,\"overhead\":60,\"comm\":\"bash\",\"symbol\":\"main\"},"
 	      "{\"samples\":5,\"overhead\":0.25,\"comm\":\"ls\","
 	      "\"symbol\":\"[k] do_syscall_64\"},"
@@ -324,7 +321,7 @@ static void test_json(void **state)
 	      "\"symbol\":null}]\n");
 
 	pm_table__truncate(a, 4);
-	check(a, PM_TABLE_JSON, NULL,
+	check(a, "json", NULL,
 	      "[{\"v\":\"plain\",\"n\":0},{\"v\":\"has,comma\",\"n\":1},"
 	      "{\"v\":\"say \\\"hi\\\"\",\"n\":2},{\"v\":\"two\\nlines\",\"n\":3}]\n");
 	pm_table__delete(a);
@@ -336,7 +333,7 @@ static void test_json(void **state)
 	r = pm_table__add_row(a);
 	pm_table__set_u64(a, r, 0, 0x120001234ull);
 	pm_table__set_i64(a, r, 1, -3);
-	check(a, PM_TABLE_JSON, NULL,
+	check(a, "json", NULL,
 	      "[{\"pc\":\"0x0000000120001234\",\"d\":-3}]\n");
 	pm_table__delete(a);
 	pm_table__delete(t);
@@ -390,7 +387,7 @@ static void test_html(void **state)
 	pm_table__set_str(t, r, 1, "operator<<(\"a\", 'b') & \xc3\xa9");
 	r = pm_table__add_row(t);
 	pm_table__set_str(t, r, 1, "x");
-	check(t, PM_TABLE_HTML, NULL,
+	check(t, "html", NULL,
 	      "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<title>A &amp; B</title>\n"
 	      "<style>\ntable { border-collapse: collapse; }\n"
@@ -486,8 +483,8 @@ static void test_sort_stable(void **state)
 	expect_tags(t, "eb");
 	pm_table__truncate(t, 0);
 	assert_int_equal(pm_table__nr_rows(t), 0);
-	check(t, PM_TABLE_TEXT, NULL, "key  tag\n");
-	check(t, PM_TABLE_JSON, NULL, "[]\n");
+	check(t, "text", NULL, "key  tag\n");
+	check(t, "json", NULL, "[]\n");
 	pm_table__delete(t);
 }
 
@@ -515,7 +512,6 @@ static void test_sort_strings_utf8(void **state)
 static void test_api_errors(void **state)
 {
 	struct pm_table *t = report_table();
-	enum pm_table_format f;
 	struct pm_table_column bad = { .name = NULL, .type = PM_COL_U64 };
 
 	(void)state;
@@ -546,22 +542,38 @@ static void test_api_errors(void **state)
 	assert_string_equal(pm_table__column(t, 2)->name, "Command");
 	assert_null(pm_table__column(t, 4));
 
-	assert_int_equal(pm_table_format__parse("text", &f), 0);
-	assert_int_equal(f, PM_TABLE_TEXT);
-	assert_int_equal(pm_table_format__parse("table", &f), 0);
-	assert_int_equal(f, PM_TABLE_TEXT);
-	assert_int_equal(pm_table_format__parse("html", &f), 0);
-	assert_int_equal(f, PM_TABLE_HTML);
-	assert_int_equal(pm_table_format__parse("xml", &f), -1);
-	assert_string_equal(pm_table_format__name(PM_TABLE_TSV), "tsv");
-	assert_int_equal(pm_table__render(t, stdout, (enum pm_table_format)9,
-					  NULL), -EINVAL);
+	assert_non_null(pm_renderer__find("text"));
+	assert_ptr_equal(pm_renderer__find("text"), pm_renderer__find("table"));
+	assert_non_null(pm_renderer__find("html"));
+	assert_string_equal(pm_renderer__find("html")->name, "html");
+	assert_null(pm_renderer__find("xml"));
+	assert_string_equal(pm_renderer__find("tsv")->name, "tsv");
+	assert_int_equal(pm_table__render(t, stdout, NULL, NULL), -EINVAL);
 	pm_table__delete(t);
 
 	t = pm_table__new();
 	assert_int_equal(pm_table__add_column(t, &bad), -EINVAL);
 	pm_table__delete(t);
 	pm_table__delete(NULL);
+}
+
+/* The CLI's --format gives the renderer of that name, for every one. */
+static void test_cli_formats(void **state)
+{
+	const struct pm_renderer *got, *r;
+	struct pm_option opt = { .long_name = "format", .value = &got };
+	size_t i;
+
+	(void)state;
+	for (i = 0; (r = pm_renderer__at(i)); i++) {
+		got = NULL;
+		assert_int_equal(pm_cli_format_cb(&opt, r->name), 0);
+		assert_ptr_equal(got, r);
+	}
+	assert_int_equal(i, 5);
+	assert_int_equal(pm_cli_format_cb(&opt, "text"), 0);
+	assert_ptr_equal(got, pm_renderer__find("table"));
+	assert_int_equal(pm_cli_format_cb(&opt, "xml"), -1);
 }
 
 int main(void)
@@ -581,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_sort_stable),
 		cmocka_unit_test(test_sort_strings_utf8),
 		cmocka_unit_test(test_api_errors),
+		cmocka_unit_test(test_cli_formats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
