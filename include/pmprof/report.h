@@ -8,8 +8,9 @@
  * same columns), and text for people: a title, comment lines, notes. The
  * renderers (one per format, in lib/table/render-*.c) only see reports:
  *
- *   text  the title, comments and labelled summary items as "# " lines
- *         (an empty comment is a bare "#"), then the notes as plain lines,
+ *   text  the title and comments as "# " lines (an empty comment is a
+ *         bare "#") and a "#", each labelled summary item as "# label:
+ *         value" and a "#" (perf's header), then the notes as plain lines,
  *         then each table (its caption line, its "# " title and comments,
  *         the aligned columns), tables apart by a blank line, and a blank
  *         line between the notes and the first table.

@@ -500,8 +500,16 @@ static int record(void *x, struct pm_session *s, const struct pm_record *rec,
 static int finish(void *x, struct pm_session *s, struct pm_report **out,
 		  struct pm_error *err)
 {
+	char ksyms[512];
+	int ret;
+
 	(void)err;
-	return pm_hotspot__finish(x, pm_session__reader(s), out);
+	ret = pm_hotspot__finish(x, pm_session__reader(s), out);
+	/* Which kernel symbols named the kernel's addresses, and why. */
+	if (!ret && pm_session__kernel_symbols(s, ksyms, sizeof(ksyms)))
+		pm_summary__add_str(pm_report__summary(*out), "kernel_symbols",
+				    "Kernel symbols", ksyms);
+	return ret;
 }
 
 const struct pm_analysis pm_hotspot_analysis = {

@@ -250,6 +250,7 @@ static int render(const struct pm_report *rep, FILE *out,
 	size_t i;
 
 	if (!o->no_comments) {
+		/* perf's header: each item a "# " line and a bare "#" after. */
 		if (rep->title) {
 			hash_line(out, rep->title);
 			block = true;
@@ -265,7 +266,8 @@ static int render(const struct pm_report *rep, FILE *out,
 			pm_strbuf__addf(&sb, "%s: ", it->label);
 			pm_summary_item__text(it, &sb);
 			hash_line(out, pm_strbuf__str(&sb));
-			block = true;
+			fputs("#\n", out);
+			block = false;
 		}
 		if (block)
 			fputs("#\n", out);

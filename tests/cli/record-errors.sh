@@ -3,21 +3,6 @@
 . "$(dirname "$0")/../lib.sh"
 cd "$TMP" || exit 1
 
-# expect NAME STATUS PATTERN CMD...: CMD exits STATUS and its stderr
-# matches PATTERN (grep -E).
-expect() {
-	local name=$1 want=$2 pat=$3 rc
-	shift 3
-	"$@" >out.txt 2>err.txt
-	rc=$?
-	if [ "$rc" = "$want" ] && grep -Eq -- "$pat" err.txt; then
-		ok "$name (exit $rc)"
-	else
-		not_ok "$name: exit $rc, wanted $want"
-		sed 's/^/# /' err.txt | head -5
-	fi
-}
-
 expect "a bad event" 1 "event syntax error|unknown event|bogus" \
 	"$PMPROF" record -o x.data -e bogus-event -- true
 expect "a missing program exits 127 with the reason" 127 "cannot run 'no-such-program-pmprof': No such file or directory" \
@@ -47,18 +32,5 @@ expect "-c with -F" 1 "mutually exclusive" \
 expect "an unwritable output" 2 "x/y/z.data" \
 	"$PMPROF" record -o x/y/z.data -e cpu-clock -- true
 
-# Permission errors explain perf_event_paranoid: as an unprivileged user
-# with paranoid 3 (Debian's default) the open fails.
-if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
-	old=$(cat /proc/sys/kernel/perf_event_paranoid)
-	if echo 3 >/proc/sys/kernel/perf_event_paranoid 2>/dev/null; then
-		chmod 755 "$TMP"
-		expect "a permission error names the sysctl" 2 "kernel.perf_event_paranoid is 3.*sysctl -w kernel.perf_event_paranoid=" \
-			setpriv --reuid=nobody --regid=nogroup --clear-groups "$PMPROF" record -o "$TMP/nobody.data" -e cpu-clock -- true
-		echo "$old" >/proc/sys/kernel/perf_event_paranoid
-	else
-		skip "permission error" "cannot change kernel.perf_event_paranoid here"
-	fi
-else
-	skip "permission error" "needs root, user nobody and setpriv"
-fi
+# Permission errors (perf_event_paranoid, as nobody) are in record-limits.sh,
+# which reads the sysctl as it is instead of changing it for everyone.
