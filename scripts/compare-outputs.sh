@@ -11,7 +11,8 @@
 #   -w DIR     work directory (default: a new mktemp -d; removed unless -k)
 #   -k         keep the work directory (inputs in DIR/in, outputs in
 #              DIR/old and DIR/new, one CASE.out/.err/.rc per case)
-#   -r         reuse the inputs of an earlier run in DIR (-w) (quicker)
+#   -r         reuse the inputs of an earlier run in DIR (-w), and OLD's
+#              outputs when OLD is the same binary as then (quicker)
 #   -g FILE    the fixture generator (default: NEW's
 #              ../tests/unit/test-profileme-fixtures if it exists)
 #   -W FILE    the workload program (default: NEW's ../bench/workload)
@@ -320,8 +321,14 @@ else
 	make_inputs
 	printf '%s\n' "${INPUTS[@]}" >"$work/inputs"
 fi
-log "${#INPUTS[@]} inputs; running $OLD"
-run_all "$OLD" "$work/old"
+old_sum=$(sha1sum <"$OLD" | cut -d' ' -f1)
+if [ "$reuse" = 1 ] && [ -d "$work/old" ] && [ "$(cat "$work/old.sum" 2>/dev/null)" = "$old_sum" ]; then
+	log "${#INPUTS[@]} inputs; $OLD's outputs as before"
+else
+	log "${#INPUTS[@]} inputs; running $OLD"
+	run_all "$OLD" "$work/old"
+	echo "$old_sum" >"$work/old.sum"
+fi
 log "running $NEW"
 run_all "$NEW" "$work/new"
 

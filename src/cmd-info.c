@@ -11,12 +11,8 @@
 #include "cli.h"
 #include "pmprof/attr_print.h"
 #include "pmprof/json.h"
+#include "info.h"
 #include "pmprof/perfdata.h"
-
-static const char *byte_order(const struct pm_reader *r)
-{
-	return pm_reader__big_endian(r) ? "big-endian" : "little-endian";
-}
 
 static void hex_id(char *buf, size_t size, const uint8_t *id, unsigned int n)
 {
@@ -49,42 +45,17 @@ static int read_pipe_header(struct pm_reader *r, struct pm_error *err)
 
 static void print_text(const struct pm_reader *r)
 {
-	const struct pm_file_header *h = pm_reader__header(r);
 	const struct pm_features *f = pm_reader__features(r);
 	struct pm_strbuf sb = PM_STRBUF_INIT;
 	uint32_t i;
 	size_t e;
 
-	printf("# file            : %s\n", pm_reader__name(r));
-	printf("# mode            : %s, %s\n", pm_reader__is_pipe(r) ? "pipe" : "file",
-	       byte_order(r));
-	if (!pm_reader__is_pipe(r)) {
-		printf("# header size     : %" PRIu64 "\n", h->size);
-		printf("# attr size       : %" PRIu64 " (a %" PRIu64 "-byte attr and its ids section)\n",
-		       h->attr_size, h->attr_size >= 16 ? h->attr_size - 16 : 0);
-		printf("# data offset     : %" PRIu64 "\n", h->data.offset);
-		printf("# data size       : %" PRIu64 "%s\n", h->data.size,
-		       pm_reader__interrupted(r) ? " (interrupted recording)" : "");
-		printf("# feat offset     : %" PRIu64 "\n", h->data.offset + h->data.size);
-	}
-	if (f->hostname)
-		printf("# hostname        : %s\n", f->hostname);
-	if (f->osrelease)
-		printf("# os release      : %s\n", f->osrelease);
-	if (f->version)
-		printf("# perf version    : %s\n", f->version);
-	if (f->arch)
-		printf("# arch            : %s\n", f->arch);
-	if (pm_features__has(f, PM_FEAT_NRCPUS)) {
-		printf("# nrcpus online   : %u\n", f->nr_cpus_online);
-		printf("# nrcpus avail    : %u\n", f->nr_cpus_avail);
-	}
-	if (f->cpudesc)
-		printf("# cpudesc         : %s\n", f->cpudesc);
-	if (f->cpuid)
-		printf("# cpuid           : %s\n", f->cpuid);
-	if (pm_features__has(f, PM_FEAT_TOTAL_MEM))
-		printf("# total memory    : %" PRIu64 " kB\n", f->total_mem_kb);
+	info_fields_text(r, info_top, stdout);
+	info_fields_text(r, info_header, stdout);
+	info_fields_text(r, info_names, stdout);
+	info_fields_text(r, info_nrcpus, stdout);
+	info_fields_text(r, info_cpu_names, stdout);
+	info_fields_text(r, info_memory, stdout);
 	if (f->nr_cmdline) {
 		printf("# cmdline         :");
 		for (i = 0; i < f->nr_cmdline; i++)
@@ -175,7 +146,6 @@ static void json_string_list(struct pm_json *j, const char *key, char **list,
 
 static void print_json(const struct pm_reader *r)
 {
-	const struct pm_file_header *h = pm_reader__header(r);
 	const struct pm_features *f = pm_reader__features(r);
 	struct pm_json j;
 	uint32_t i;
@@ -183,18 +153,10 @@ static void print_json(const struct pm_reader *r)
 
 	pm_json__init(&j, stdout);
 	pm_json__begin_object(&j);
-	pm_json__kv_string(&j, "file", pm_reader__name(r));
-	pm_json__kv_string(&j, "mode", pm_reader__is_pipe(r) ? "pipe" : "file");
-	pm_json__kv_string(&j, "byte_order", pm_reader__big_endian(r) ? "big" : "little");
+	info_fields_json(r, info_top, &j);
 	pm_json__key(&j, "header");
 	pm_json__begin_object(&j);
-	pm_json__kv_u64(&j, "size", h->size);
-	pm_json__kv_u64(&j, "attr_size", h->attr_size);
-	pm_json__kv_u64(&j, "attrs_offset", h->attrs.offset);
-	pm_json__kv_u64(&j, "attrs_size", h->attrs.size);
-	pm_json__kv_u64(&j, "data_offset", h->data.offset);
-	pm_json__kv_u64(&j, "data_size", h->data.size);
-	pm_json__kv_bool(&j, "interrupted", pm_reader__interrupted(r));
+	info_fields_json(r, info_header, &j);
 	pm_json__end_object(&j);
 
 	pm_json__key(&j, "features");
@@ -212,18 +174,10 @@ static void print_json(const struct pm_reader *r)
 		pm_json__end_object(&j);
 	}
 	pm_json__end_array(&j);
-	pm_json__kv_string(&j, "hostname", f->hostname);
-	pm_json__kv_string(&j, "osrelease", f->osrelease);
-	pm_json__kv_string(&j, "version", f->version);
-	pm_json__kv_string(&j, "arch", f->arch);
-	pm_json__kv_string(&j, "cpudesc", f->cpudesc);
-	pm_json__kv_string(&j, "cpuid", f->cpuid);
-	if (pm_features__has(f, PM_FEAT_NRCPUS)) {
-		pm_json__kv_u64(&j, "nr_cpus_online", f->nr_cpus_online);
-		pm_json__kv_u64(&j, "nr_cpus_avail", f->nr_cpus_avail);
-	}
-	if (pm_features__has(f, PM_FEAT_TOTAL_MEM))
-		pm_json__kv_u64(&j, "total_mem_kb", f->total_mem_kb);
+	info_fields_json(r, info_names, &j);
+	info_fields_json(r, info_cpu_names, &j);
+	info_fields_json(r, info_nrcpus, &j);
+	info_fields_json(r, info_memory, &j);
 	json_string_list(&j, "cmdline", f->cmdline, f->nr_cmdline);
 	pm_json__key(&j, "build_ids");
 	pm_json__begin_array(&j);
