@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <zstd.h>
 
+#include "pmprof/hash.h"
 #include "pmprof/perfdata.h"
 
 /*
@@ -49,9 +50,9 @@ struct pm_id_entry {
 };
 
 struct pm_idmap {
-	struct pm_id_entry *slots;
-	size_t mask;		/* slots - 1, a power of two minus one */
-	size_t used;
+	struct pm_id_entry *entries;
+	size_t nr, alloc;
+	struct pm_hash index;
 };
 
 void pm_idmap__init(struct pm_idmap *m);
