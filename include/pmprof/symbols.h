@@ -186,6 +186,9 @@ int pm_jitmap__load(const char *path, struct pm_symtab *tab,
 int pm_jitmap__parse(const char *buf, size_t len, const char *what,
 		     struct pm_symtab *tab, struct pm_error *err);
 
+/* The GNU build id of an ELF file: 0 and *size (at most 20), or -1. */
+int pm_build_id__read(const char *path, uint8_t id[20], uint8_t *size);
+
 /* Build id bytes as lowercase hex into buf (2*len+1 bytes). */
 char *pm_build_id__hex(const uint8_t *id, size_t len, char *buf);
 

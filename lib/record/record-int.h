@@ -50,8 +50,6 @@ void pm_hits__hit(struct pm_hits *d, uint32_t pid, uint64_t ip, int cpumode);
 /* BUILD_ID entries for every DSO hit whose build id can be read. */
 int pm_hits__write_build_ids(struct pm_hits *d, struct pm_writer *w,
 			     struct pm_error *err);
-/* The GNU build id of an ELF file (0 and *size, or -1). */
-int pm_read_build_id(const char *path, uint8_t id[20], uint8_t *size);
 
 /* ---- synth.c: records and features from /proc and the system ---- */
 

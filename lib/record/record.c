@@ -28,6 +28,7 @@
 #include "pmprof/abi.h"
 #include "pmprof/attr.h"
 #include "pmprof/bytes.h"
+#include "pmprof/hash.h"
 #include "pmprof/period.h"
 #include "pmprof/records.h"
 #include "pmprof/util.h"
@@ -76,8 +77,7 @@ struct pm_recorder {
 	int nr_ev;
 	struct instance *inst;
 	size_t nr_inst, alloc_inst;
-	uint32_t *id_hash;		/* open addressing: instance index + 1 */
-	size_t hash_mask;
+	struct pm_hash id_index;	/* id -> instance */
 	struct pm_ring *rings;
 	int nr_rings;
 	struct pollfd *pfd;
@@ -136,43 +136,24 @@ static void note(const struct pm_recorder *r, const char *fmt, ...)
 	r->o.note(r->o.note_ctx, buf);
 }
 
-static uint64_t hash64(uint64_t x)
+static uint64_t inst_hash(const void *arg, size_t i)
 {
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
+	return pm_hash64(((const struct instance *)arg)[i].id);
 }
 
+/* Every instance is opened before the first record: index them once. */
 static void id_hash_build(struct pm_recorder *r)
 {
-	size_t n = 16, i;
-
-	while (n < r->nr_inst * 2)
-		n <<= 1;
-	r->id_hash = pm_calloc(n, sizeof(uint32_t));
-	r->hash_mask = n - 1;
-	for (i = 0; i < r->nr_inst; i++) {
-		size_t h = hash64(r->inst[i].id) & r->hash_mask;
-
-		while (r->id_hash[h])
-			h = (h + 1) & r->hash_mask;
-		r->id_hash[h] = (uint32_t)i + 1;
-	}
+	pm_hash__release(&r->id_index);
+	pm_hash__reserve(&r->id_index, r->nr_inst, inst_hash, r->inst);
 }
 
 static struct instance *by_id(struct pm_recorder *r, uint64_t id)
 {
-	size_t h = hash64(id) & r->hash_mask;
+	size_t s = PM_HASH_FIND(&r->id_index, pm_hash64(id), i, r->inst[i].id == id);
 
-	while (r->id_hash[h]) {
-		struct instance *in = &r->inst[r->id_hash[h] - 1];
-
-		if (in->id == id)
-			return in;
-		h = (h + 1) & r->hash_mask;
-	}
-	return NULL;
+	return pm_hash__empty(&r->id_index, s) ? NULL
+					      : &r->inst[pm_hash__at(&r->id_index, s)];
 }
 
 /* "cpu-clock/period=1000000,hf-period=10000/" -> "cpu-clock/period=1000000/" */
@@ -636,8 +617,7 @@ static void close_all(struct pm_recorder *r)
 		r->ev[k].nr_ids = 0;
 	r->nr_inst = 0;
 	r->nr_rings = 0;
-	free(r->id_hash);
-	r->id_hash = NULL;
+	pm_hash__release(&r->id_index);
 	free(r->pfd);
 	r->pfd = NULL;
 }
