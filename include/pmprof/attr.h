@@ -93,6 +93,19 @@ void pm_attr__encode(const struct pm_attr *attr, void *buf, size_t size,
  */
 char *pm_attr__name(const struct pm_attr *attr, char *buf, size_t size);
 
+/*
+ * perf's generic event names (lib/perfdata/event_names.c): a hardware or
+ * software symbol ("cycles", "cs") to its type and config, 0 or -1; an
+ * L1-dcache-load-misses style name to its HW_CACHE config, 0 or -1; the
+ * canonical name of a type and config (NULL if none), and of a name
+ * (the name itself when it is not a generic one).
+ */
+int pm_event_name__lookup(const char *name, size_t len, uint32_t *type,
+			  uint64_t *config);
+int pm_event_name__cache(const char *name, size_t len, uint64_t *config);
+const char *pm_event_name__of(uint32_t type, uint64_t config);
+const char *pm_event_name__canonical(const char *name);
+
 /* The attr's effective size: 64 when size is 0. */
 static inline uint32_t pm_attr__size(const struct pm_attr *a)
 {

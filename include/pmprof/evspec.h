@@ -164,11 +164,6 @@ void pm_evspec_error_print(FILE *out, const char *prefix, const char *str,
 			   const struct pm_error *err);
 
 /* Helpers exposed for tests and other tools. */
-/* The legacy names: hardware (type 0) and software (type 1) symbols. */
-int pm_evspec_lookup_symbol(const char *name, size_t len, uint32_t *type,
-			    uint64_t *config);
-/* L1-dcache-load-misses style names: type 3 config, or -1. */
-int pm_evspec_lookup_cache(const char *name, size_t len, uint64_t *config);
 /* Parse a sysfs format spec ("config1:0-7,32-35") into a field (0 for
  * config, 1-3 for configN) and a bit mask. */
 int pm_evspec_parse_format(const char *spec, int *field, uint64_t *mask);

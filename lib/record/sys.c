@@ -336,12 +336,8 @@ bool pm_recorder__probe_event(uint32_t type, uint64_t config)
 
 void pm_recorder__choose_metrics(struct pm_metrics_choice *c)
 {
-	static const struct {
-		const char *name;
-		uint64_t config;
-	} members[] = {
-		{ "instructions", 1 }, { "branch-misses", 5 },
-		{ "cache-references", 2 }, { "cache-misses", 3 },
+	static const char *const members[] = {
+		"instructions", "branch-misses", "cache-references", "cache-misses",
 	};
 	size_t n, i;
 
@@ -364,12 +360,15 @@ void pm_recorder__choose_metrics(struct pm_metrics_choice *c)
 	n = (size_t)snprintf(c->spec, sizeof(c->spec), "{cycles/period=1000000,hf-period=300/");
 	for (i = 0; i < PM_ARRAY_SIZE(members); i++) {
 		size_t w = strlen(c->why);
+		uint32_t type;
+		uint64_t config;
 
-		if (pm_recorder__probe_event(0, members[i].config)) {
-			n += (size_t)snprintf(c->spec + n, sizeof(c->spec) - n, ",%s", members[i].name);
+		pm_event_name__lookup(members[i], strlen(members[i]), &type, &config);
+		if (pm_recorder__probe_event(type, config)) {
+			n += (size_t)snprintf(c->spec + n, sizeof(c->spec) - n, ",%s", members[i]);
 		} else {
 			snprintf(c->why + w, sizeof(c->why) - w, "%s%s", w ? ", " : "without ",
-				 members[i].name);
+				 members[i]);
 		}
 	}
 	snprintf(c->spec + n, sizeof(c->spec) - n, "}:uS");

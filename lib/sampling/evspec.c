@@ -563,9 +563,9 @@ static void event_init(struct pm_evspec_event *ev)
 
 static bool symbolic(const char *s, size_t n, uint32_t *type, uint64_t *config)
 {
-	if (!pm_evspec_lookup_symbol(s, n, type, config))
+	if (!pm_event_name__lookup(s, n, type, config))
 		return true;
-	if (!pm_evspec_lookup_cache(s, n, config)) {
+	if (!pm_event_name__cache(s, n, config)) {
 		*type = 3;
 		return true;
 	}

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pmprof/period.h"
+#include "pmprof/attr.h"
 #include "pmprof/sim.h"
 #include "pmprof/util.h"
 
@@ -174,21 +175,19 @@ static int get_string(struct ctx *c, json_t *obj, const char *key,
 	return 0;
 }
 
-/* The aliases perf accepts for the generic names. */
+/* A stream's name: perf's canonical generic name, Arm's for two. */
 static const char *canonical(const char *ev)
 {
-	static const char *const alias[][2] = {
-		{ "cpu-cycles", "cycles" },
+	static const char *const arm[][2] = {
 		{ "cpu_cycles", "cycles" },
-		{ "branches", "branch-instructions" },
 		{ "inst_retired", "instructions" },
 	};
 	size_t i;
 
-	for (i = 0; i < PM_ARRAY_SIZE(alias); i++)
-		if (!strcmp(ev, alias[i][0]))
-			return alias[i][1];
-	return ev;
+	for (i = 0; i < PM_ARRAY_SIZE(arm); i++)
+		if (!strcmp(ev, arm[i][0]))
+			return arm[i][1];
+	return pm_event_name__canonical(ev);
 }
 
 int pm_sim_model__stream(const struct pm_sim_model *m, const char *event)

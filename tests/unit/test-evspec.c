@@ -104,22 +104,22 @@ static void test_symbols(void **state)
 	uint64_t config;
 
 	(void)state;
-	assert_int_equal(pm_evspec_lookup_symbol("ref-cycles", 10, &type, &config), 0);
+	assert_int_equal(pm_event_name__lookup("ref-cycles", 10, &type, &config), 0);
 	assert_int_equal(type, 0);
 	assert_int_equal(config, 9);
-	assert_int_equal(pm_evspec_lookup_symbol("cs", 2, &type, &config), 0);
+	assert_int_equal(pm_event_name__lookup("cs", 2, &type, &config), 0);
 	assert_int_equal(type, 1);
 	assert_int_equal(config, 3);
-	assert_int_equal(pm_evspec_lookup_symbol("dummy", 5, &type, &config), 0);
+	assert_int_equal(pm_event_name__lookup("dummy", 5, &type, &config), 0);
 	assert_int_equal(config, 9);
 	/* prefix of a name is not the name */
-	assert_int_equal(pm_evspec_lookup_symbol("cycles", 5, &type, &config), -1);
-	assert_int_equal(pm_evspec_lookup_symbol("Cycles", 6, &type, &config), -1);
+	assert_int_equal(pm_event_name__lookup("cycles", 5, &type, &config), -1);
+	assert_int_equal(pm_event_name__lookup("Cycles", 6, &type, &config), -1);
 }
 
 static int cache(const char *s, uint64_t *c)
 {
-	return pm_evspec_lookup_cache(s, strlen(s), c);
+	return pm_event_name__cache(s, strlen(s), c);
 }
 
 static void test_cache(void **state)
