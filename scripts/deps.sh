@@ -38,6 +38,7 @@ qemu-user                test     -         big-endian test runs (qemu-s390x)
 man-db                   test     -         man page checks
 groff-base               test     -         man page checks
 python3                  test     -         perf script -s benchmark
+valgrind                 test     -         leak checks of the error exits of record
 '
 
 group=test check_only=0 list_only=0

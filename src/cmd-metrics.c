@@ -19,7 +19,7 @@ int cmd_metrics(int argc, const char **argv)
 {
 	struct pm_cmd c = PM_CMD_INIT("metrics");
 	const char *mode = NULL, *match = "sym";
-	struct pm_metrics_opts mo = { .sz = sizeof(mo) };
+	struct pm_metrics_opts mo = { .sz = sizeof(mo), .need_reads = true };
 	const struct pm_option options[] = {
 		OPT_INPUT(&c),
 		OPT_STRING(0, "mode", &mode, "none|discard",

@@ -9,7 +9,8 @@
  *	pm_recorder__start(r, &err);		enable / release the workload
  *	while (pm_recorder__poll(r, 100, &err) > 0)
  *		...progress, signals (pm_recorder__stop())...
- *	pm_recorder__finish(r, &err);		drain, build ids, features, close
+ *	pm_recorder__finish(r, &err);		drain, build ids, features, rename
+ *						the file into place
  *	pm_recorder__delete(r);
  *
  * Short windows ("hf" events: an event spec with an hf-period term) are
@@ -231,6 +232,14 @@ void pm_recorder__stop(struct pm_recorder *r);
 int pm_recorder__finish(struct pm_recorder *r, struct pm_error *err);
 const struct pm_record_stats *pm_recorder__stats(const struct pm_recorder *r);
 const char *pm_recorder__output(const struct pm_recorder *r);
+/*
+ * After a failed pm_recorder__finish() (a full disk...): the partial file
+ * kept, OUTPUT.PID.partial, where stats' bytes and samples say what
+ * reached the disk; NULL when there is none (standard output, a device).
+ * A recorder that is killed leaves the same file, whose header is valid
+ * from the start: it reads up to its last complete record.
+ */
+const char *pm_recorder__partial(const struct pm_recorder *r);
 void pm_recorder__delete(struct pm_recorder *r);
 
 /* ---- --metrics ---- */

@@ -14,10 +14,20 @@
 static int add_events(struct pm_metrics *m, struct pm_session *s,
 		      struct pm_error *err)
 {
+	int ret;
+
 	if (m->reader_events)
 		return 0;
 	m->reader_events = true;
-	return pm_metrics__add_reader_events(m, pm_session__reader(s), err);
+	ret = pm_metrics__add_reader_events(m, pm_session__reader(s), err);
+	if (ret)
+		return ret;
+	/* Without counter reads there are no metrics: say how to get them
+	 * rather than print an empty table. */
+	if (m->opts.need_reads && !pm_metrics__nr_readers(m))
+		return pm_error__fmt(err, -PM_EFORMAT,
+				     "no event reads counter values with its samples (PERF_SAMPLE_READ), so there are no windows to measure; record with `pmprof record --metrics -- PROG` or a leader-sampled group, e.g. `perf record -e '{cycles,instructions}:S' -- PROG`");
+	return 0;
 }
 
 static int sample(void *x, struct pm_session *s, const struct pm_sample_ctx *ctx,
@@ -43,8 +53,12 @@ static int sample(void *x, struct pm_session *s, const struct pm_sample_ctx *ctx
 			loc.caller = cc[1].sym ? (const void *)cc[1].sym
 					       : (const void *)cc[1].dso;
 	}
-	pm_metrics__sample(m, ctx->sample, &loc);
-	return 0;
+	ret = pm_metrics__sample(m, ctx->sample, &loc, err);
+	if (ret && err) {	/* a read that does not fit its group */
+		err->has_offset = true;
+		err->offset = ctx->record_offset;
+	}
+	return ret;
 }
 
 static int record(void *x, struct pm_session *s, const struct pm_record *rec,

@@ -31,7 +31,8 @@ fi
 
 cd "$TOP" || exit 1
 SRCS=(lib/core/*.c lib/perfdata/attr.c lib/perfdata/attr_print.c
-      lib/perfdata/features.c lib/perfdata/idmap.c lib/perfdata/reader.c
+      lib/perfdata/event_names.c lib/perfdata/features.c lib/perfdata/idmap.c
+      lib/perfdata/reader.c
       lib/perfdata/records.c lib/perfdata/sample.c lib/perfdata/source.c
       lib/decode/*.c lib/analysis/profileme.c lib/analysis/mem.c
       lib/table/*.c tests/bigendian/pm-json.c)
