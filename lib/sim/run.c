@@ -22,9 +22,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pmprof/bytes.h"
 #include "pmprof/evspec.h"
 #include "pmprof/period.h"
 #include "pmprof/sim.h"
+#include "pmprof/symbols.h"
 #include "pmprof/util.h"
 #include "pmprof/writer.h"
 #include "sim-int.h"
@@ -815,7 +817,9 @@ static int add_events(struct sim *S, struct pm_evspec_list *list)
 static int write_elf(struct sim *S, const struct pm_outfile *f)
 {
 	const struct pm_sim_model *m = S->m;
-	struct pm_sim_elf_sym *syms;
+	struct pm_elf_sym *syms;
+	struct pm_elf_image img = { .big_endian = PM_HOST_BIG_ENDIAN,
+				    .text_addr = TEXT_ADDR };
 	uint64_t a = TEXT_ADDR;
 	size_t i;
 	int ret;
@@ -834,9 +838,11 @@ static int write_elf(struct sim *S, const struct pm_outfile *f)
 		syms[i].size = S->size[i];
 		a += (S->size[i] + 15) & ~15ULL;
 	}
-	ret = pm_sim_elf__write(pm_outfile__fd(f), pm_outfile__name(f),
-				pm_sim_elf__machine(m->arch), TEXT_ADDR,
-				a - TEXT_ADDR, syms, S->nr_addr, S->err);
+	img.machine = pm_sim_elf__machine(m->arch);
+	img.text_size = a - TEXT_ADDR;
+	img.syms = syms;
+	img.nr_syms = S->nr_addr;
+	ret = pm_elf__write(pm_outfile__fd(f), pm_outfile__name(f), &img, S->err);
 	free(syms);
 	return ret;
 }
