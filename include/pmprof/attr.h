@@ -106,10 +106,4 @@ int pm_event_name__cache(const char *name, size_t len, uint64_t *config);
 const char *pm_event_name__of(uint32_t type, uint64_t config);
 const char *pm_event_name__canonical(const char *name);
 
-/* The attr's effective size: 64 when size is 0. */
-static inline uint32_t pm_attr__size(const struct pm_attr *a)
-{
-	return a->size ? a->size : PM_ATTR_SIZE_VER0;
-}
-
 #endif

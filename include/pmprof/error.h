@@ -39,10 +39,6 @@ int pm_error__at(struct pm_error *err, int code, uint64_t offset,
 		 const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void pm_error__clear(struct pm_error *err);
-/* Put text before the message ("out.data: "), for a caller that knows
- * which of its files the error is about. Returns err->code. */
-int pm_error__prefix(struct pm_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 /* Text for a code (errno's strerror for errno codes). */
 const char *pm_strerror(int code);

@@ -12,8 +12,6 @@
 #ifndef PMPROF_LOOKUP_H
 #define PMPROF_LOOKUP_H
 
-struct pm_strbuf;
-
 struct pm_name {
 	const char *name;
 	int value;
@@ -27,7 +25,5 @@ int pm_name__value(const struct pm_name *names, const char *s);
 int pm_name__valuen(const struct pm_name *names, const char *s, unsigned long n);
 /* The first name of a value, or NULL. */
 const char *pm_name__of(const struct pm_name *names, int value);
-/* "a, b or c": the first name of each value, for messages. */
-void pm_names__list(const struct pm_name *names, struct pm_strbuf *sb);
 
 #endif

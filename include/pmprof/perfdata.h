@@ -244,7 +244,6 @@ void pm_reader__delete(struct pm_reader *r);
 const char *pm_reader__name(const struct pm_reader *r);
 bool pm_reader__is_pipe(const struct pm_reader *r);
 bool pm_reader__big_endian(const struct pm_reader *r);	/* the file's order */
-bool pm_reader__needs_swap(const struct pm_reader *r);
 const struct pm_file_header *pm_reader__header(const struct pm_reader *r);
 /* In pipe mode, these fill in as HEADER_* records go past. */
 const struct pm_features *pm_reader__features(const struct pm_reader *r);

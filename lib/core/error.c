@@ -47,23 +47,6 @@ int pm_error__at(struct pm_error *err, int code, uint64_t offset,
 	return negative(code);
 }
 
-int pm_error__prefix(struct pm_error *err, const char *fmt, ...)
-{
-	char msg[sizeof(err->msg)];
-	va_list ap;
-	int n;
-
-	if (!err)
-		return -PM_EFORMAT;
-	memcpy(msg, err->msg, sizeof(msg));
-	va_start(ap, fmt);
-	n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	if (n >= 0 && (size_t)n < sizeof(err->msg))
-		snprintf(err->msg + n, sizeof(err->msg) - (size_t)n, "%s", msg);
-	return err->code;
-}
-
 void pm_error__clear(struct pm_error *err)
 {
 	if (err)

@@ -32,20 +32,3 @@ const char *pm_name__of(const struct pm_name *names, int value)
 	return NULL;
 }
 
-void pm_names__list(const struct pm_name *names, struct pm_strbuf *sb)
-{
-	const struct pm_name *p;
-	size_t n = 0, i = 0;
-
-	for (p = names; p->name; p++)
-		if (pm_name__of(names, p->value) == p->name)
-			n++;
-	for (p = names; p->name; p++) {
-		if (pm_name__of(names, p->value) != p->name)
-			continue;
-		if (i)
-			pm_strbuf__adds(sb, i + 1 == n ? " or " : ", ");
-		pm_strbuf__adds(sb, p->name);
-		i++;
-	}
-}

@@ -38,7 +38,6 @@ uint64_t pm_reader__u64(const struct pm_reader *r, const void *p)
 const char *pm_reader__name(const struct pm_reader *r) { return r->name; }
 bool pm_reader__is_pipe(const struct pm_reader *r) { return r->pipe; }
 bool pm_reader__big_endian(const struct pm_reader *r) { return r->big_endian; }
-bool pm_reader__needs_swap(const struct pm_reader *r) { return r->swap; }
 bool pm_reader__interrupted(const struct pm_reader *r) { return r->interrupted; }
 
 const struct pm_file_header *pm_reader__header(const struct pm_reader *r)

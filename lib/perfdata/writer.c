@@ -253,11 +253,6 @@ int pm_writer__set_event_name(struct pm_writer *w, size_t idx,
 	return 0;
 }
 
-size_t pm_writer__nr_events(const struct pm_writer *w)
-{
-	return w->nr_events;
-}
-
 const struct pm_event *pm_writer__event(const struct pm_writer *w, size_t idx)
 {
 	return idx < w->nr_events ? &w->events[idx] : NULL;

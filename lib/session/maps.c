@@ -238,17 +238,6 @@ int pm_session__mmap(struct pm_session *s, const struct pm_record *rec,
 	return 0;
 }
 
-const struct pm_map *pm_session__find_map(struct pm_session *s,
-					  const struct pm_thread *t,
-					  bool kernel, uint64_t addr)
-{
-	if (kernel)
-		return pm_maps__find(s->kmaps, addr);
-	if (!t)
-		return NULL;
-	return pm_maps__find(((struct pm_thread_int *)t)->maps, addr);
-}
-
 size_t pm_session__maps(struct pm_session *s, const struct pm_thread *t,
 			const struct pm_map *const **out)
 {

@@ -93,11 +93,6 @@ struct pm_reader *pm_session__reader(struct pm_session *s)
 	return s->r;
 }
 
-const char *pm_session__intern(struct pm_session *s, const char *str)
-{
-	return pm_threads__intern(&s->threads, str);
-}
-
 /* ---- DSOs ---- */
 
 bool pm_session__is_kernel_name(const char *f)
@@ -216,16 +211,6 @@ struct pm_dsos *pm_session__dsos_of(struct pm_session *s)
 	s->dsos = pm_dsos__new(&conf);
 	add_build_ids(s->dsos, f);
 	return s->dsos;
-}
-
-struct pm_dsos *pm_session__dsos(struct pm_session *s)
-{
-	return pm_session__dsos_of(s);
-}
-
-bool pm_session__host(const struct pm_session *s)
-{
-	return s->host;
 }
 
 /* ---- resolution ---- */
@@ -511,8 +496,3 @@ int pm_session__run(struct pm_session *s, pm_session_sample_fn sample,
 	return pm_oe__flush(&s->oe, UINT64_MAX, deliver, &a);
 }
 
-int pm_session__for_each_sample(struct pm_session *s, pm_session_sample_fn cb,
-				void *arg, struct pm_error *err)
-{
-	return pm_session__run(s, cb, NULL, arg, err);
-}

@@ -1166,6 +1166,8 @@ static void test_results_outlive_events(void **state)
 	assert_string_equal(pm_metrics__counter_name(m, 1), "instructions");
 	assert_string_equal(pm_metrics__counter_name(m, 2), "faults");
 	assert_string_equal(pm_metrics__metric_name(m, 0), "CPI");
+	assert_non_null(pm_metrics__metric_name(m, pm_metrics__nr_metrics(m) - 1));
+	assert_null(pm_metrics__metric_name(m, pm_metrics__nr_metrics(m)));
 	pm_metrics__delete(m);
 }
 

@@ -16,6 +16,7 @@
 
 #include "pmprof/json.h"
 #include "pmprof/report.h"
+#include "pmprof/strbuf.h"
 #include "pmprof/table.h"
 #include "../../src/cli.h"
 
@@ -557,6 +558,227 @@ static void test_api_errors(void **state)
 	pm_table__delete(NULL);
 }
 
+/* ---- reports ----------------------------------------------------------- */
+
+static char *render_report(const struct pm_report *rep, const char *f)
+{
+	struct mem m;
+
+	mem_open(&m);
+	assert_int_equal(pm_report__render(rep, m.f, pm_renderer__find(f), NULL), 0);
+	return mem_close(&m);
+}
+
+static void check_report(const struct pm_report *rep, const char *f,
+			 const char *want)
+{
+	char *got = render_report(rep, f);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* A tree under a row: the same columns, drawn in text, nested in JSON,
+ * rows after their parent in CSV with a depth column. */
+static void test_trees(void **state)
+{
+	struct pm_table *t = pm_table__new();
+	struct pm_table *kids, *grand;
+	struct pm_report *rep = pm_report__new();
+	size_t r;
+
+	(void)state;
+	pm_table__add_col(t, "n", NULL, PM_COL_U64);
+	pm_table__add_col(t, "sym", NULL, PM_COL_STRING);
+	r = pm_table__add_row(t);
+	pm_table__set_u64(t, r, 0, 10);
+	pm_table__set_str(t, r, 1, "main");
+	kids = pm_table__children(t, r);
+	assert_ptr_equal(kids, pm_table__children(t, r));
+	assert_int_equal(pm_table__add_column(kids, &(struct pm_table_column){
+		.name = "x", .type = PM_COL_U64 }), -EBUSY);
+	r = pm_table__add_row(kids);
+	pm_table__set_u64(kids, r, 0, 7);
+	pm_table__set_str(kids, r, 1, "work");
+	grand = pm_table__children(kids, r);
+	pm_table__set_u64(grand, pm_table__add_row(grand), 0, 7);
+	pm_table__set_str(grand, 0, 1, "leaf");
+	r = pm_table__add_row(kids);
+	pm_table__set_u64(kids, r, 0, 3);
+	pm_table__set_str(kids, r, 1, "io");
+	r = pm_table__add_row(t);
+	pm_table__set_u64(t, r, 0, 1);
+	pm_table__set_str(t, r, 1, "other");
+	assert_null(pm_table__children_of(t, 1));
+	assert_ptr_equal(pm_table__children_of(t, 0), kids);
+	pm_report__add_table(rep, t);
+	check_report(rep, "text",
+		     " n  sym\n"
+		     "10  main\n"
+		     " 7  |-- work\n"
+		     " 7  |   `-- leaf\n"
+		     " 3  `-- io\n"
+		     " 1  other\n");
+	check_report(rep, "json",
+		     "{\"rows\":[{\"n\":10,\"sym\":\"main\",\"children\":["
+		     "{\"n\":7,\"sym\":\"work\",\"children\":[{\"n\":7,\"sym\":\"leaf\"}]},"
+		     "{\"n\":3,\"sym\":\"io\"}]},{\"n\":1,\"sym\":\"other\"}]}\n");
+	check_report(rep, "csv",
+		     "depth,n,sym\n0,10,main\n1,7,work\n2,7,leaf\n1,3,io\n0,1,other\n");
+	/* a sort moves a row's tree with it */
+	pm_table__sort(t, 0, false);
+	assert_string_equal(pm_table__get_str(t, 1, 1), "main");
+	assert_ptr_equal(pm_table__children_of(t, 1), kids);
+	pm_report__delete(rep);
+}
+
+/* Columns for one format, nested JSON, optional members, null texts. */
+static void test_column_kinds(void **state)
+{
+	struct pm_table *t = pm_table__new();
+	struct pm_report *rep = pm_report__new();
+	size_t r;
+
+	(void)state;
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "sym", .type = PM_COL_STRING, .show = PM_SHOW_JSON });
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "Symbol", .key = "sym", .type = PM_COL_STRING,
+		.show = PM_SHOW_TABLE, .null_text = "[unknown]" });
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "a", .type = PM_COL_U64, .group = "counts" });
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "b", .type = PM_COL_U64, .group = "counts",
+		.flags = PM_COLF_OPTIONAL });
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "lo", .key = "v", .type = PM_COL_DOUBLE, .group = "m",
+		.subgroup = "CPI" });
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "ci", .type = PM_COL_RANGE, .group = "m", .subgroup = "IPC",
+		.show = PM_SHOW_JSON });
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "ok", .type = PM_COL_BOOL });
+	r = pm_table__add_row(t);
+	pm_table__set_str(t, r, 0, "main");
+	pm_table__set_str(t, r, 1, "main");
+	pm_table__set_u64(t, r, 2, 1);
+	pm_table__set_u64(t, r, 3, 2);
+	pm_table__set_double(t, r, 4, 1.5);
+	pm_table__set_range(t, r, 5, 0.25, 0.75);
+	pm_table__set_bool(t, r, 6, true);
+	r = pm_table__add_row(t);
+	pm_table__set_str(t, r, 0, NULL);
+	pm_table__set_str(t, r, 1, NULL);
+	assert_int_equal(pm_table__set_bool(t, r, 2, true), -EINVAL);
+	assert_int_equal(pm_table__set_range(t, r, 4, 1, 2), -EINVAL);
+	pm_report__add_table(rep, t);
+	check_report(rep, "text",
+		     "Symbol     a  b    lo  ok\n"
+		     "main       1  2  1.50  yes\n"
+		     "[unknown]  -  -     -  -\n");
+	check_report(rep, "csv",
+		     "Symbol,a,b,lo,ok\nmain,1,2,1.50,yes\n[unknown],,,,\n");
+	check_report(rep, "json",
+		     "{\"rows\":[{\"sym\":\"main\",\"counts\":{\"a\":1,\"b\":2},"
+		     "\"m\":{\"CPI\":{\"v\":1.5},\"IPC\":{\"ci\":[0.25,0.75]}},\"ok\":true},"
+		     "{\"sym\":null,\"counts\":{\"a\":null},"
+		     "\"m\":{\"CPI\":{\"v\":null},\"IPC\":{\"ci\":null}},\"ok\":null}]}\n");
+	pm_report__delete(rep);
+}
+
+/* Two tables: the report's header, notes, captions, summaries, the JSON
+ * array of tables, CSV stacked with the merge column, columns joined. */
+static struct pm_report *two_tables(void)
+{
+	static const char *const names[] = { "x", "y" };
+	struct pm_report *rep = pm_report__new();
+	struct pm_table *a = pm_table__new(), *b = pm_table__new();
+
+	pm_report__set_title(rep, "Report");
+	pm_report__add_comment(rep, "%s", "");
+	pm_summary__add_u64(pm_report__summary(rep), "lost", "Lost", 2);
+	pm_summary__add_i64(pm_report__summary(rep), "delta", NULL, -3);
+	pm_summary__add_double(pm_report__summary(rep), "ratio", NULL, 0.5);
+	pm_summary__add_bool(pm_report__summary(rep), "ok", NULL, false);
+	pm_summary__add_strs(pm_report__summary(rep), "names", NULL, names, 2);
+	pm_report__add_note(rep, "2 tables");
+	pm_report__add_warning(rep, "careful");
+	pm_report__set_tables_key(rep, "parts");
+	pm_report__set_merge_column(rep, &(struct pm_table_column){
+		.name = "Part", .key = "part", .type = PM_COL_STRING }, false);
+	pm_table__add_col(a, "n", NULL, PM_COL_U64);
+	pm_table__set_u64(a, pm_table__add_row(a), 0, 1);
+	pm_table__set_u64(a, pm_table__add_row(a), 0, 2);
+	pm_table__set_caption(a, "first:");
+	pm_summary__add_str(pm_table__summary(a), "part", NULL, "A");
+	pm_table__add_col(b, "n", NULL, PM_COL_U64);
+	pm_table__add_col(b, "extra", NULL, PM_COL_STRING);
+	pm_table__set_u64(b, pm_table__add_row(b), 0, 3);
+	pm_table__set_str(b, 0, 1, "e");
+	pm_table__set_name(b, "items");
+	pm_table__set_flags(b, PM_TABLE_PERF_HEADER);
+	pm_summary__add_str(pm_table__summary(b), "part", NULL, "B");
+	pm_report__add_table(rep, a);
+	pm_report__add_table(rep, b);
+	return rep;
+}
+
+static void test_report_layout(void **state)
+{
+	struct pm_report *rep = two_tables();
+	struct pm_table *t;
+
+	(void)state;
+	assert_int_equal(pm_report__nr_warnings(rep), 1);
+	assert_string_equal(pm_report__warning(rep, 0), "careful");
+	assert_null(pm_report__warning(rep, 1));
+	assert_int_equal(pm_summary__nr(pm_report__summary(rep)), 5);
+	assert_int_equal(pm_table__flags(pm_report__table(rep, 1)), PM_TABLE_PERF_HEADER);
+	assert_ptr_equal(pm_report__find_table(rep, "items"), pm_report__table(rep, 1));
+	assert_null(pm_report__find_table(rep, "none"));
+	check_report(rep, "text",
+		     "# Report\n#\n# Lost: 2\n#\n2 tables\n\nfirst:\n"
+		     "n\n1\n2\n\n# n  extra\n# .  .....\n#\n  3  e\n");
+	check_report(rep, "json",
+		     "{\"lost\":2,\"delta\":-3,\"ratio\":0.5,\"ok\":false,"
+		     "\"names\":[\"x\",\"y\"],\"parts\":["
+		     "{\"part\":\"A\",\"rows\":[{\"n\":1},{\"n\":2}]},"
+		     "{\"part\":\"B\",\"items\":[{\"n\":3,\"extra\":\"e\"}]}]}\n");
+	check_report(rep, "csv", "Part,n,extra\nA,1,\nA,2,\nB,3,e\n");
+	t = pm_report__merged(rep);
+	assert_int_equal(pm_table__nr_rows(t), 3);
+	assert_string_equal(pm_table__get_str(t, 2, 0), "B");
+	pm_table__delete(t);
+	pm_report__truncate(rep, 1);
+	check_report(rep, "tsv", "Part\tn\textra\nA\t1\t\nB\t3\te\n");
+	pm_report__delete(rep);
+}
+
+/* A table left out of text and JSON when empty keeps its columns in CSV. */
+static void test_omit_empty(void **state)
+{
+	struct pm_report *rep = pm_report__new();
+	struct pm_table *t = pm_table__new();
+	struct pm_strbuf sb = PM_STRBUF_INIT;
+
+	(void)state;
+	pm_table__add_col(t, "n", NULL, PM_COL_U64);
+	pm_table__set_flags(t, PM_TABLE_OMIT_EMPTY);
+	pm_table__set_caption(t, "never shown");
+	pm_summary__add_str(pm_report__summary(rep), "what", "What", NULL);
+	assert_int_equal(pm_summary__text(pm_report__summary(rep), "what", &sb), 0);
+	assert_string_equal(pm_strbuf__str(&sb), "-");
+	assert_int_equal(pm_summary__text(pm_report__summary(rep), "no", &sb), -ENOENT);
+	pm_strbuf__release(&sb);
+	pm_report__add_note(rep, "nothing");
+	pm_report__set_tables_key(rep, "tables");
+	pm_report__add_table(rep, t);
+	check_report(rep, "text", "# What: -\n#\nnothing\n");
+	check_report(rep, "json", "{\"what\":null,\"tables\":[]}\n");
+	check_report(rep, "csv", "n\n");
+	pm_report__delete(rep);
+}
+
 /* The CLI's --format gives the renderer of that name, for every one. */
 static void test_cli_formats(void **state)
 {
@@ -594,6 +816,10 @@ int main(void)
 		cmocka_unit_test(test_sort_strings_utf8),
 		cmocka_unit_test(test_api_errors),
 		cmocka_unit_test(test_cli_formats),
+		cmocka_unit_test(test_trees),
+		cmocka_unit_test(test_column_kinds),
+		cmocka_unit_test(test_report_layout),
+		cmocka_unit_test(test_omit_empty),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
