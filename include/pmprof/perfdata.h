@@ -228,9 +228,13 @@ struct pm_sample_id {
 
 struct pm_reader;
 
+/*
+ * No reader options yet (a regular file is always mapped, a pipe or
+ * FIFO read as a stream): callers pass NULL; fields added later take
+ * their defaults for a caller built without them (pmprof/util.h).
+ */
 struct pm_reader_opts {
 	size_t sz;		/* sizeof(struct pm_reader_opts) */
-	bool no_mmap;		/* read a regular file as a stream */
 };
 
 /* path "-" reads standard input. name is used in messages (may be NULL). */

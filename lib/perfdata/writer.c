@@ -96,18 +96,15 @@ bool pm_writer__is_pipe(const struct pm_writer *w)
 
 /* ---- open / close -------------------------------------------------- */
 
+static const struct pm_writer_opts default_opts;
+
 static int writer_new(struct pm_writer **out, const char *name,
 		      const struct pm_writer_opts *opts, struct pm_error *err)
 {
 	struct pm_writer *w;
-	struct pm_writer_opts o = { 0 };
+	struct pm_writer_opts o;
 
-	if (opts) {
-		if (opts->sz < sizeof(size_t))
-			return pm_error__fmt(err, PM_EUSAGE,
-					     "writer options without a size");
-		memcpy(&o, opts, PM_MIN(opts->sz, sizeof(o)));
-	}
+	PM_OPTS_COPY(&o, opts, default_opts);
 	if (o.attr_size && (o.attr_size < PM_ATTR_SIZE_VER0 ||
 			    o.attr_size % 8 || o.attr_size > 4096))
 		return pm_error__fmt(err, PM_EUSAGE,
@@ -156,13 +153,12 @@ int pm_writer__open_fd(struct pm_writer **out, int fd, const char *name,
 int pm_writer__open(struct pm_writer **out, const char *path,
 		    const struct pm_writer_opts *opts, struct pm_error *err)
 {
-	struct pm_writer_opts o = { 0 };
+	struct pm_writer_opts o;
 	struct pm_outfile *f;
 	int ret;
 
 	*out = NULL;
-	if (opts)
-		memcpy(&o, opts, PM_MIN(opts->sz, sizeof(o)));
+	PM_OPTS_COPY(&o, opts, default_opts);
 	ret = pm_outfile__open(&f, path, o.file, err);
 	if (ret)
 		return ret;

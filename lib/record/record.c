@@ -1134,17 +1134,19 @@ static int drain(struct pm_recorder *r, struct pm_error *err)
 
 /* ---- the API ---- */
 
-int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
+int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *opts,
 		   struct pm_error *err)
 {
+	static const struct pm_record_opts defaults = { .clockid = -1 };
 	struct pm_recorder *r = pm_zalloc(sizeof(*r));
 	struct pm_writer_opts wo = { .sz = sizeof(wo) };
-	bool per_cpu = o->system_wide || o->cpu_list;
-	bool pipe_out;
+	const struct pm_record_opts *o = &r->o;
+	bool per_cpu, pipe_out;
 	int ret;
 
 	*out = NULL;
-	r->o = *o;
+	PM_OPTS_COPY(&r->o, opts, defaults);
+	per_cpu = o->system_wide || o->cpu_list;
 	r->child = -1;
 	r->go_fd = r->err_fd = r->cgroup_fd = -1;
 	r->output = pm_strdup(o->output ? o->output : "perf.data");

@@ -29,16 +29,11 @@ static char *dupz(const char *s)
 int pm_session__new(struct pm_session **out, struct pm_reader *r,
 		    const struct pm_session_opts *opts, struct pm_error *err)
 {
+	static const struct pm_session_opts default_opts;
 	struct pm_session *s = pm_zalloc(sizeof(*s));
 
 	(void)err;
-	if (opts) {
-		size_t sz = opts->sz ? PM_MIN(opts->sz, sizeof(s->opts))
-				     : sizeof(s->opts);
-
-		memcpy(&s->opts, opts, sz);
-	}
-	s->opts.sz = sizeof(s->opts);
+	PM_OPTS_COPY(&s->opts, opts, default_opts);
 	s->opts.symfs = dupz(s->opts.symfs);
 	s->opts.kallsyms = dupz(s->opts.kallsyms);
 	s->opts.vmlinux = dupz(s->opts.vmlinux);

@@ -110,7 +110,8 @@ struct rec {
 
 struct sim {
 	const struct pm_sim_model *m;
-	const struct pm_sim_opts *o;
+	const struct pm_sim_opts *o;	/* &opts */
+	struct pm_sim_opts opts;
 	struct pm_sim_result *res;
 	struct pm_error *err;
 	struct pm_writer *w;
@@ -1087,9 +1088,11 @@ void pm_sim_result__exit(struct pm_sim_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int pm_sim__run(const struct pm_sim_model *m, const struct pm_sim_opts *o,
+int pm_sim__run(const struct pm_sim_model *m, const struct pm_sim_opts *opts,
 		struct pm_sim_result *res, struct pm_error *err)
 {
+	static const struct pm_sim_opts defaults;
+	const struct pm_sim_opts *o;
 	struct pm_evspec_list list;
 	struct pm_sim_outputs files = { 0 };
 	struct sim S;
@@ -1100,7 +1103,8 @@ int pm_sim__run(const struct pm_sim_model *m, const struct pm_sim_opts *o,
 
 	memset(&S, 0, sizeof(S));
 	S.m = m;
-	S.o = o;
+	PM_OPTS_COPY(&S.opts, opts, defaults);
+	S.o = o = &S.opts;
 	S.res = res;
 	S.err = err;
 	S.max_stack = 0;

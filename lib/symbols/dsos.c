@@ -28,18 +28,14 @@ static char *dupz(const char *s)
 
 struct pm_symctx *pm_symctx__new(const struct pm_symconf *conf)
 {
+	static const struct pm_symconf default_conf;
 	struct pm_symctx *ctx = pm_zalloc(sizeof(*ctx));
 	struct pm_symconf *c = &ctx->conf;
 	const char *home = getenv("HOME");
 	char buf[4096];
 
 	ctx->refcnt = 1;
-	if (conf) {
-		size_t sz = conf->sz ? PM_MIN(conf->sz, sizeof(*c)) : sizeof(*c);
-
-		memcpy(c, conf, sz);
-	}
-	c->sz = sizeof(*c);
+	PM_OPTS_COPY(c, conf, default_conf);
 	c->symfs = c->symfs && *c->symfs ? dupz(c->symfs) : NULL;
 	c->kallsyms = dupz(c->kallsyms);
 	c->vmlinux = dupz(c->vmlinux);

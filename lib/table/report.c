@@ -157,13 +157,12 @@ int pm_report__render(const struct pm_report *rep, FILE *out,
 		      const struct pm_renderer *r,
 		      const struct pm_render_opts *opts)
 {
-	struct pm_render_opts o = { 0 };
+	static const struct pm_render_opts defaults;
+	struct pm_render_opts o;
 
 	if (!r || !rep)
 		return -EINVAL;
-	if (opts)
-		memcpy(&o, opts, opts->sz && opts->sz < sizeof(o) ? opts->sz
-								   : sizeof(o));
+	PM_OPTS_COPY(&o, opts, defaults);
 	return r->render(rep, out, &o);
 }
 
