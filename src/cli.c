@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "pmprof/analysis.h"
+#include "pmprof/evspec.h"
 #include "pmprof/strbuf.h"
 #include "pmprof/util.h"
 
@@ -56,6 +57,16 @@ void pm_cli_warn(const char *where, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsayf(where, fmt, ap);
 	va_end(ap);
+}
+
+int pm_cli_evspec_error(int status, const char *spec, const struct pm_error *err)
+{
+	struct pm_strbuf sb = PM_STRBUF_INIT;
+
+	pm_evspec__format_error(&sb, "pmprof: ", spec, err);
+	fputs(pm_strbuf__str(&sb), stderr);
+	pm_strbuf__release(&sb);
+	return status;
 }
 
 /* "table, csv, tsv, json or html": the renderers, for messages. */

@@ -48,6 +48,15 @@ int pm_cli_errorf(int status, const char *where, const char *fmt, ...)
 void pm_cli_warn(const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * An event-spec error (pmprof/evspec.h) in perf's two-line form, a caret
+ * under the offending term:
+ *	pmprof: event syntax error: 'SPEC'
+ *	                                  \___ message
+ * Returns status.
+ */
+int pm_cli_evspec_error(int status, const char *spec, const struct pm_error *err);
+
 /* An OPT_CALLBACK for --format: a const struct pm_renderer **. */
 int pm_cli_format_cb(const struct pm_option *opt, const char *arg);
 

@@ -211,8 +211,7 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 	}
 	for (i = 0; i < rc->events.nr; i++) {
 		if (pm_evspec__parse(list, rc->events.items[i], &eo, &err)) {
-			pm_evspec_error_print(stderr, "pmprof: ", rc->events.items[i], &err);
-			return PM_EXIT_USAGE;
+			return pm_cli_evspec_error(PM_EXIT_USAGE, rc->events.items[i], &err);
 		}
 	}
 	if (!had_tracefs && !rc->quiet && !pm_tracefs__find(rc->sysfs, tracefs, sizeof(tracefs)))

@@ -36,8 +36,8 @@
  *   stack-size, as perf does.
  *
  * Errors: -PM_EUSAGE with err->has_offset set and err->offset the byte of
- * the offending term in the string; the message names the term. Use
- * pm_evspec_error_print() to print perf's two-line caret form.
+ * the offending term in the string; the message names the term.
+ * pm_evspec__format_error() gives perf's two-line caret form.
  */
 #ifndef PMPROF_EVSPEC_H
 #define PMPROF_EVSPEC_H
@@ -45,7 +45,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "pmprof/attr.h"
 #include "pmprof/error.h"
@@ -158,10 +157,12 @@ int pm_evspec__apply_record(struct pm_evspec_list *list,
 			    const struct pm_record_defaults *rd,
 			    struct pm_error *err);
 
-/* Print "PREFIXevent syntax error: 'STR'" and a caret line under
- * err->offset, then the message, as perf does. prefix may be NULL. */
-void pm_evspec_error_print(FILE *out, const char *prefix, const char *str,
-			   const struct pm_error *err);
+/* Append perf's two-line form of a parse error to sb: "PREFIXevent syntax
+ * error: 'STR'", then a caret line under err->offset and the message.
+ * prefix may be NULL. */
+struct pm_strbuf;
+void pm_evspec__format_error(struct pm_strbuf *sb, const char *prefix,
+			     const char *str, const struct pm_error *err);
 
 /* Helpers exposed for tests and other tools. */
 /* Parse a sysfs format spec ("config1:0-7,32-35") into a field (0 for

@@ -825,18 +825,3 @@ fail:
 	pm_evspec_list__exit(&tmp);
 	return ret;
 }
-
-void pm_evspec_error_print(FILE *out, const char *prefix, const char *str,
-			   const struct pm_error *err)
-{
-	size_t off = err->has_offset ? (size_t)err->offset : 0, len = strlen(str);
-
-	if (!prefix)
-		prefix = "";
-	if (off > len)
-		off = len;
-	fprintf(out, "%sevent syntax error: '%s'\n", prefix, str);
-	fprintf(out, "%*s\\___ %s\n",
-		(int)(strlen(prefix) + strlen("event syntax error: '") + off), "",
-		err->msg);
-}

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "pmprof/evspec.h"
+#include "pmprof/strbuf.h"
 
 static char tree[64];
 
@@ -458,15 +459,14 @@ static void test_record_defaults(void **state)
 static void test_error_print(void **state)
 {
 	struct pm_error err = { .has_offset = true, .offset = 3 };
-	char buf[256];
-	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	struct pm_strbuf sb = PM_STRBUF_INIT;
 
 	(void)state;
 	strcpy(err.msg, "boom");
-	pm_evspec_error_print(f, "p: ", "abcdef", &err);
-	fclose(f);
-	assert_string_equal(buf, "p: event syntax error: 'abcdef'\n"
+	pm_evspec__format_error(&sb, "p: ", "abcdef", &err);
+	assert_string_equal(pm_strbuf__str(&sb), "p: event syntax error: 'abcdef'\n"
 			    "                           \\___ boom\n");
+	pm_strbuf__release(&sb);
 }
 
 int main(void)
