@@ -155,7 +155,7 @@ static int start(struct inject *in)
 
 	in->started = true;
 	if (!n)
-		return pm_error__fmt(&in->err, -PM_EFORMAT,
+		return pm_error__fmt(&in->err, PM_EFORMAT,
 				     "the input has no events");
 	for (i = 0; i < n; i++) {
 		ret = pm_writer__add_event(in->w, pm_reader__event(in->r, i),
@@ -246,7 +246,7 @@ static int put(struct inject *in, const struct pm_record *rec)
 	}
 	default:
 		if (rec->extra_size)
-			return pm_error__at(err, -PM_EUNSUP, rec->offset,
+			return pm_error__at(err, PM_EUNSUP, rec->offset,
 					    "cannot rewrite a %s record: its payload outside the record is not supported",
 					    pm_record_type_name(rec->type));
 		return pm_writer__copy_record(w, rec->data, rec->size,

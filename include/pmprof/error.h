@@ -30,9 +30,10 @@ struct pm_error {
 	char msg[384];
 };
 
-/* Fill err (if not NULL) and return code: `return pm_error__fmt(...)`.
- * code is negative; a positive one is taken as its negative, so that a
- * slip cannot turn an error into success. */
+/* Fill err (if not NULL) and return the negative code:
+ * `return pm_error__fmt(err, EINVAL, ...)`. Callers write the code as
+ * errno or PM_E* name it (positive); a code passed on from a return
+ * (already negative) stays as it is, so no slip turns an error into 0. */
 int pm_error__fmt(struct pm_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int pm_error__at(struct pm_error *err, int code, uint64_t offset,

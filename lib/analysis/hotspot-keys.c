@@ -231,7 +231,7 @@ int pm_hot_keys__parse(const char *spec, enum pm_hot_key *out, size_t *nr,
 
 			for (size_t i = 0; i < PM_HOT_NR_KEYS; i++)
 				pm_strbuf__addf(&sb, "%s%s", i ? ", " : "", keys[i].name);
-			ret = pm_error__fmt(err, -PM_EUSAGE,
+			ret = pm_error__fmt(err, PM_EUSAGE,
 					    "unknown sort key '%.*s' (%s)", (int)n, p,
 					    pm_strbuf__str(&sb));
 			pm_strbuf__release(&sb);
@@ -239,16 +239,16 @@ int pm_hot_keys__parse(const char *spec, enum pm_hot_key *out, size_t *nr,
 		}
 		for (size_t j = 0; j < *nr; j++)
 			if (out[j] == (enum pm_hot_key)k)
-				return pm_error__fmt(err, -PM_EUSAGE,
+				return pm_error__fmt(err, PM_EUSAGE,
 					"sort key '%.*s' given twice", (int)n, p);
 		if (*nr == PM_HOT_MAX_KEYS)
-			return pm_error__fmt(err, -PM_EUSAGE, "too many sort keys");
+			return pm_error__fmt(err, PM_EUSAGE, "too many sort keys");
 		out[(*nr)++] = (enum pm_hot_key)k;
 		p += n;
 		if (*p == ',')
 			p++;
 	}
 	if (!*nr)
-		return pm_error__fmt(err, -PM_EUSAGE, "no sort key given");
+		return pm_error__fmt(err, PM_EUSAGE, "no sort key given");
 	return 0;
 }

@@ -25,7 +25,7 @@ static int add_events(struct pm_metrics *m, struct pm_session *s,
 	/* Without counter reads there are no metrics: say how to get them
 	 * rather than print an empty table. */
 	if (m->opts.need_reads && !pm_metrics__nr_readers(m))
-		return pm_error__fmt(err, -PM_EFORMAT,
+		return pm_error__fmt(err, PM_EFORMAT,
 				     "no event reads counter values with its samples (PERF_SAMPLE_READ), so there are no windows to measure; record with `pmprof record --metrics -- PROG` or a leader-sampled group, e.g. `perf record -e '{cycles,instructions}:S' -- PROG`");
 	return 0;
 }

@@ -137,7 +137,7 @@ int pm_metrics__add_event(struct pm_metrics *m, const struct pm_event *ev,
 	uint32_t k;
 
 	if (m->ready)
-		return pm_error__fmt(err, -EINVAL,
+		return pm_error__fmt(err, EINVAL,
 				     "metrics: event added after the first sample");
 	PM_GROW(m->events, m->alloc_events, m->nr_events + 1);
 	e = &m->events[m->nr_events];

@@ -499,7 +499,7 @@ static int ring_for(struct pm_recorder *r, struct instance *in, struct pm_error 
 			continue;
 		if (in->cpu >= 0 ? owner->cpu == in->cpu : (owner->cpu < 0 && owner->tid == in->tid)) {
 			if (ioctl(in->fd, PERF_EVENT_IOC_SET_OUTPUT, r->rings[i].fd))
-				return pm_error__fmt(err, -errno, "cannot share a ring buffer: %s",
+				return pm_error__fmt(err, errno, "cannot share a ring buffer: %s",
 						     strerror(errno));
 			return i;
 		}
@@ -523,7 +523,7 @@ static int open_instance(struct pm_recorder *r, int evi, int cpu, int tid,
 	if (fd < 0)
 		return fd;
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &id)) {
-		ret = pm_error__fmt(err, -errno, "%s: cannot read the event id: %s", re->name,
+		ret = pm_error__fmt(err, errno, "%s: cannot read the event id: %s", re->name,
 				    strerror(errno));
 		close(fd);
 		return ret;
@@ -694,7 +694,7 @@ static int add_threads_of(struct pm_recorder *r, const char *list, bool whole_pr
 			int *tids = NULL, n = pm_proc_threads((int)pid, &tids), k;
 
 			if (n <= 0)
-				return pm_error__fmt(err, -ESRCH, "no such process %ld", pid);
+				return pm_error__fmt(err, ESRCH, "no such process %ld", pid);
 			for (k = 0; k < n; k++) {
 				r->threads = pm_reallocarray(r->threads, (size_t)r->nr_threads + 1,
 							     sizeof(int));
@@ -706,7 +706,7 @@ static int add_threads_of(struct pm_recorder *r, const char *list, bool whole_pr
 
 			snprintf(path, sizeof(path), "/proc/%ld", pid);
 			if (access(path, F_OK))
-				return pm_error__fmt(err, -ESRCH, "no such thread %ld", pid);
+				return pm_error__fmt(err, ESRCH, "no such thread %ld", pid);
 			r->threads = pm_reallocarray(r->threads, (size_t)r->nr_threads + 1,
 						     sizeof(int));
 			r->threads[r->nr_threads++] = (int)pid;
@@ -723,11 +723,11 @@ static int fork_workload(struct pm_recorder *r, struct pm_error *err)
 	pid_t pid, parent = getpid();
 
 	if (pipe2(go, O_CLOEXEC) || pipe2(ep, O_CLOEXEC))
-		return pm_error__fmt(err, -errno, "pipe: %s", strerror(errno));
+		return pm_error__fmt(err, errno, "pipe: %s", strerror(errno));
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
-		return pm_error__fmt(err, -errno, "fork: %s", strerror(errno));
+		return pm_error__fmt(err, errno, "fork: %s", strerror(errno));
 	if (!pid) {
 		char c;
 		int e;
@@ -863,10 +863,10 @@ static int arm(struct pm_recorder *r, struct instance *in, struct pm_error *err)
 	 * would have ended (at once, for cpu-clock's hrtimer).
 	 */
 	if (ioctl(in->fd, PERF_EVENT_IOC_PERIOD, &period))
-		return pm_error__fmt(err, -errno, "%s: PERF_EVENT_IOC_PERIOD: %s", re->name,
+		return pm_error__fmt(err, errno, "%s: PERF_EVENT_IOC_PERIOD: %s", re->name,
 				     strerror(errno));
 	if (ioctl(in->fd, PERF_EVENT_IOC_REFRESH, (int)(re->burst_n + 1)))
-		return pm_error__fmt(err, -errno, "%s: PERF_EVENT_IOC_REFRESH: %s", re->name,
+		return pm_error__fmt(err, errno, "%s: PERF_EVENT_IOC_REFRESH: %s", re->name,
 				     strerror(errno));
 	return 0;
 }
@@ -1366,7 +1366,7 @@ int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
 		ssize_t n;
 
 		if (write(r->go_fd, "g", 1) != 1)
-			return pm_error__fmt(err, -errno, "cannot release the workload: %s",
+			return pm_error__fmt(err, errno, "cannot release the workload: %s",
 					     strerror(errno));
 		close(r->go_fd);
 		r->go_fd = -1;
@@ -1378,7 +1378,7 @@ int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
 		r->err_fd = -1;
 		if (n == (ssize_t)sizeof(e)) {
 			r->st.exec_errno = e;
-			return pm_error__fmt(err, -e, "cannot run '%s': %s", r->o.argv[0],
+			return pm_error__fmt(err, e, "cannot run '%s': %s", r->o.argv[0],
 					     strerror(e));
 		}
 	}
@@ -1440,7 +1440,7 @@ int pm_recorder__poll(struct pm_recorder *r, int timeout_ms, struct pm_error *er
 	ts.tv_nsec = (long)(wait_ns % 1000000000ULL);
 	n = ppoll(r->pfd, (nfds_t)r->nr_rings, &ts, NULL);
 	if (n < 0 && errno != EINTR)
-		return pm_error__fmt(err, -errno, "poll: %s", strerror(errno));
+		return pm_error__fmt(err, errno, "poll: %s", strerror(errno));
 	if (n > 0)
 		r->st.wakeups++;
 	for (i = 0; i < r->nr_rings; i++) {

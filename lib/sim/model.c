@@ -521,7 +521,7 @@ int pm_sim_model__load(struct pm_sim_model **out, const char *name,
 		return pm_sim_model__parse(out, text, strlen(text), name, err);
 	f = fopen(name, "rb");
 	if (!f)
-		return pm_error__fmt(err, -errno, "%s (builtin models: arm-benchmark, resonant)",
+		return pm_error__fmt(err, errno, "%s (builtin models: arm-benchmark, resonant)",
 				     strerror(errno));
 	do {
 		PM_GROW(buf, alloc, len + 65536);
@@ -531,7 +531,7 @@ int pm_sim_model__load(struct pm_sim_model **out, const char *name,
 	if (ferror(f)) {
 		fclose(f);
 		free(buf);
-		return pm_error__fmt(err, -EIO, "read error");
+		return pm_error__fmt(err, EIO, "read error");
 	}
 	fclose(f);
 	ret = pm_sim_model__parse(out, buf, len, name, err);

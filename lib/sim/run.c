@@ -201,7 +201,7 @@ static void too_big(struct sim *S, double now)
 {
 	if (S->failed)
 		return;
-	S->failed = pm_error__fmt(S->err, -EFBIG,
+	S->failed = pm_error__fmt(S->err, EFBIG,
 		"the output would pass --max-size (%" PRIu64 " bytes) after %.3f s simulated: raise --max-size, or lower the iterations or the sampling rate",
 		S->max_size, now / 1e9);
 }
