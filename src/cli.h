@@ -91,7 +91,9 @@ struct pm_cmd {
 	OPT_STRING('k', "vmlinux", &(c)->sopts.vmlinux, "file", \
 		   "kernel symbols from this vmlinux"), \
 	OPT_BOOLEAN(0, "no-demangle", &(c)->sopts.no_demangle, \
-		    "do not demangle C++ and Rust names")
+		    "do not demangle C++ and Rust names"), \
+	OPT_STRING(0, "buildid-dir", &(c)->sopts.buildid_dir, "dir", \
+		   "the build-id cache (default $HOME/.debug)")
 
 /*
  * Parse the command line. Returns -1 to go on, else the exit status to

@@ -105,5 +105,10 @@ int pm_event_name__lookup(const char *name, size_t len, uint32_t *type,
 int pm_event_name__cache(const char *name, size_t len, uint64_t *config);
 const char *pm_event_name__of(uint32_t type, uint64_t config);
 const char *pm_event_name__canonical(const char *name);
+/* The i-th symbol (aliases follow their event), NULL past the end. */
+const char *pm_event_name__symbol_at(size_t i, uint32_t *type, uint64_t *config);
+/* The i-th generic cache event perf defines, in perf's spelling
+ * ("L1-dcache-load-misses"), and its type 3 config; -1 past the end. */
+int pm_event_name__cache_at(size_t i, char *buf, size_t size, uint64_t *config);
 
 #endif

@@ -147,6 +147,9 @@ void pm_mem_src__blk_str(const struct pm_mem_src *m, struct pm_strbuf *sb);
 
 /* perf script's style: "|OP LOAD|LVL L1 hit|SNP None|TLB L1 hit|LCK No|BLK N/A". */
 void pm_mem_src__format(const struct pm_mem_src *m, struct pm_strbuf *sb);
+/* No field tells anything: each is 0 or its NA value (the kernel's
+ * PERF_MEM_NA, 0x5080021, and 0 alike). */
+bool pm_mem_src__is_na(const struct pm_mem_src *m);
 
 /*
  * The decoded fields by name, in one list that the memory view's columns

@@ -65,7 +65,11 @@ struct pm_mem_acc;
 
 struct pm_mem_acc *pm_mem_acc__new(const struct pm_mem_opts *opts);
 void pm_mem_acc__delete(struct pm_mem_acc *acc);
-/* 0 when added; 1 when skipped (no data source), and counted. */
+/*
+ * 0 when added; 1 when skipped (no data source), and counted; 2 when its
+ * data source says nothing (pm_mem_src__is_na: what the kernel gives a
+ * software event's sample), counted apart, not as a data source.
+ */
 int pm_mem_acc__add(struct pm_mem_acc *acc, const struct pm_mem_sample *s);
 
 /* Every row in the sort order, in an array the caller frees (NULL: none). */
@@ -73,8 +77,9 @@ const struct pm_mem_row **pm_mem_acc__rows(const struct pm_mem_acc *acc,
 					   size_t *nr);
 
 /*
- * The report: summary "samples", "skipped"; the note "N samples with a
- * data source, N without"; one table "rows", sorted: samples, share
+ * The report: summary "samples", "skipped", "na"; the note "N samples
+ * with a data source, N whose data source is N/A (no field known), N
+ * without"; one table "rows", sorted: samples, share
  * (percent of all samples), op, tlb, dtlb (perf's TLB text), level,
  * snoop, lock, blk, dso, symbol ("[unknown]" when unknown) and, when any
  * sample had an address, data_dso and data_symbol. JSON rows: dso,

@@ -21,7 +21,7 @@
 struct pm_mem_acc {
 	struct pm_mem_opts opts;
 	struct pm_keymap rows;	/* struct pm_mem_row *, by row key */
-	uint64_t samples, skipped;
+	uint64_t samples, skipped, na;
 	bool any_addr;
 };
 
@@ -73,6 +73,10 @@ int pm_mem_acc__add(struct pm_mem_acc *acc, const struct pm_mem_sample *s)
 	}
 	/* Bits no field covers would split rows that print the same. */
 	pm_mem_src__decode(&src, s->data_src);
+	if (pm_mem_src__is_na(&src)) {
+		acc->na++;
+		return 2;
+	}
 	v = pm_mem_src__encode(&src);
 	pm_strbuf__addf(&key, "%016" PRIx64, v);
 	pm_key__add_str(&key, s->dso);
@@ -309,8 +313,10 @@ int pm_mem_acc__finish(struct pm_mem_acc *acc, struct pm_report **out)
 
 	pm_summary__add_u64(pm_report__summary(rep), "samples", NULL, acc->samples);
 	pm_summary__add_u64(pm_report__summary(rep), "skipped", NULL, acc->skipped);
+	pm_summary__add_u64(pm_report__summary(rep), "na", NULL, acc->na);
 	pm_report__add_note(rep, "%" PRIu64 " samples with a data source, %" PRIu64
-			    " without", acc->samples, acc->skipped);
+			    " whose data source is N/A (no field known), %" PRIu64 " without",
+			    acc->samples, acc->na, acc->skipped);
 	add_columns(t, acc, &c);
 	rows = pm_mem_acc__rows(acc, &nr);
 	for (i = 0; i < nr; i++)

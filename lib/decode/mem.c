@@ -297,3 +297,14 @@ void pm_mem_src__json_fields(const struct pm_mem_src *m, struct pm_json *j)
 	}
 	pm_strbuf__release(&sb);
 }
+
+bool pm_mem_src__is_na(const struct pm_mem_src *m)
+{
+	return (m->op | PM_MEM_OP_NA) == PM_MEM_OP_NA &&
+	       (m->lvl | PM_MEM_LVL_NA) == PM_MEM_LVL_NA &&
+	       (!m->lvl_num || m->lvl_num == PM_MEM_LVLNUM_NA) &&
+	       (m->snoop | PM_MEM_SNOOP_NA) == PM_MEM_SNOOP_NA && !m->snoopx &&
+	       (m->lock | PM_MEM_LOCK_NA) == PM_MEM_LOCK_NA &&
+	       (m->dtlb | PM_MEM_TLB_NA) == PM_MEM_TLB_NA &&
+	       (m->blk | PM_MEM_BLK_NA) == PM_MEM_BLK_NA && !m->hops && !m->remote;
+}

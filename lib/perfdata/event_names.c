@@ -65,6 +65,15 @@ int pm_event_name__lookup(const char *name, size_t len, uint32_t *type,
 	return -1;
 }
 
+const char *pm_event_name__symbol_at(size_t i, uint32_t *type, uint64_t *config)
+{
+	if (i >= PM_ARRAY_SIZE(symbols))
+		return NULL;
+	*type = symbols[i].type;
+	*config = symbols[i].config;
+	return symbols[i].name;
+}
+
 /* Cache ids, ops and results, with every spelling perf accepts. */
 static const char *const cache_types[][5] = {
 	{ "L1-dcache", "l1-d", "l1d", "L1-data", NULL },
@@ -269,4 +278,23 @@ char *pm_attr__name(const struct pm_attr *a, char *buf, size_t size)
 	}
 	add_modifiers(a, buf, size);
 	return buf;
+}
+
+int pm_event_name__cache_at(size_t i, char *buf, size_t size, uint64_t *config)
+{
+	size_t type, op, res, k = 0;
+
+	for (type = 0; type < PM_ARRAY_SIZE(cache_types); type++)
+		for (op = 0; op < 3; op++) {
+			if (!(cache_valid_ops[type] & (1u << op)))
+				continue;
+			for (res = 0; res < 2; res++) {
+				if (k++ != i)
+					continue;
+				*config = (uint64_t)type | (uint64_t)op << 8 | (uint64_t)res << 16;
+				cache_name(*config, buf, size);
+				return 0;
+			}
+		}
+	return -1;
 }
