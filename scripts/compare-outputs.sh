@@ -242,9 +242,22 @@ run_usage() {
 	run_case usage-version "$BIN" --version
 	run_case usage-help "$BIN" --help
 	local c
-	for c in record report metrics profileme mem sim info dump inject; do
+	for c in record report metrics profileme mem sim info dump inject list; do
 		run_case "help-$c" "$BIN" $c --help
 	done
+	# list: fixture PMU trees (the same on any machine) and this one's
+	local d
+	for d in sysfs-alpha sysfs-amd sysfs-arm sysfs-hybrid sysfs-intel; do
+		[ -d "$TOP/tests/data/$d" ] || continue
+		run_case "list-$d-text" "$BIN" list --sysfs "$TOP/tests/data/$d"
+		run_case "list-$d-json" "$BIN" list --sysfs "$TOP/tests/data/$d" --format json
+		run_case "memrecord-$d-dry" "$BIN" mem record --sysfs "$TOP/tests/data/$d" --dry-run
+	done
+	run_case list-sw "$BIN" list sw
+	run_case list-sw-json "$BIN" list sw --json
+	run_case usage-list-two "$BIN" list a b
+	run_case usage-list-format "$BIN" list --format csv
+	run_case usage-memrecord-e "$BIN" mem record -e cycles --dry-run
 }
 
 # Commands that write files: run in $SCRATCH, then keep what they wrote.

@@ -18,7 +18,10 @@ static void say(const char *where, const struct pm_error *err, const char *msg)
 	if (where && !strcmp(where, "-"))
 		where = "(standard input)";
 	fputs("pmprof: ", stderr);
-	if (where)
+	/* In a directory recording, the file inside it the offset is in. */
+	if (where && err && err->part[0])
+		fprintf(stderr, "%s/%s: ", where, err->part);
+	else if (where)
 		fprintf(stderr, "%s: ", where);
 	if (err && err->has_offset)
 		fprintf(stderr, "offset %" PRIu64 ": ", err->offset);

@@ -57,15 +57,58 @@ static void interrupted_json(const struct pm_reader *r, struct pm_json *j)
 	pm_json__bool(j, pm_reader__interrupted(r));
 }
 
+static const char *mode(const struct pm_reader *r)
+{
+	return pm_reader__is_pipe(r) ? "pipe" :
+	       pm_reader__is_dir(r) ? "directory" : "file";
+}
+
 static void mode_text(const struct pm_reader *r, struct pm_strbuf *sb)
 {
-	pm_strbuf__addf(sb, "%s, %s", pm_reader__is_pipe(r) ? "pipe" : "file",
+	pm_strbuf__addf(sb, "%s, %s", mode(r),
 			pm_reader__big_endian(r) ? "big-endian" : "little-endian");
 }
 
 static void mode_json(const struct pm_reader *r, struct pm_json *j)
 {
-	pm_json__string(j, pm_reader__is_pipe(r) ? "pipe" : "file");
+	pm_json__string(j, mode(r));
+}
+
+/* ---- a directory recording's files ---- */
+
+static bool dir_mode(const struct pm_reader *r)
+{
+	return pm_reader__is_dir(r);
+}
+
+static void dir_text(const struct pm_reader *r, struct pm_strbuf *sb)
+{
+	pm_strbuf__addf(sb, "version %" PRIu64 ", %zu data files",
+			pm_reader__features(r)->dir_format_version,
+			pm_reader__nr_parts(r) - 1);
+}
+
+static void parts_text(const struct pm_reader *r, struct pm_strbuf *sb)
+{
+	size_t i;
+
+	for (i = 0; i < pm_reader__nr_parts(r); i++)
+		pm_strbuf__addf(sb, "%s%s, %" PRIu64 " bytes", i ? "\n" : "",
+				pm_reader__part_name(r, i), pm_reader__part_size(r, i));
+}
+
+static void parts_json(const struct pm_reader *r, struct pm_json *j)
+{
+	size_t i;
+
+	pm_json__begin_array(j);
+	for (i = 0; i < pm_reader__nr_parts(r); i++) {
+		pm_json__begin_object(j);
+		pm_json__kv_string(j, "file", pm_reader__part_name(r, i));
+		pm_json__kv_u64(j, "size", pm_reader__part_size(r, i));
+		pm_json__end_object(j);
+	}
+	pm_json__end_array(j);
 }
 
 static void byte_order_json(const struct pm_reader *r, struct pm_json *j)
@@ -91,6 +134,10 @@ const struct info_field info_top[] = {
 	{ "file", "file", .text = file_text, .json = file_json },
 	{ "mode", "mode", .text = mode_text, .json = mode_json },
 	{ NULL, "byte_order", .json = byte_order_json },
+	{ "directory", "dir_format_version", INFO_U64, features, FEAT(dir_format_version), 8,
+	  .shown = dir_mode, .json_when_shown = true, .text = dir_text },
+	{ "part", "parts", .shown = dir_mode, .json_when_shown = true,
+	  .text = parts_text, .json = parts_json },
 	{ NULL },
 };
 
@@ -193,7 +240,12 @@ void info_fields_text(const struct pm_reader *r, const struct info_field *f,
 			pm_strbuf__addf(&sb, "%" PRIu64 "%s",
 					load(f->where(r), f->off, f->size),
 					f->unit ? f->unit : "");
-		fprintf(out, "# %-16s: %s\n", f->label, pm_strbuf__str(&sb));
+		/* a value of several lines: a line each, with the label */
+		for (const char *v = pm_strbuf__str(&sb), *nl; v; v = nl ? nl + 1 : NULL) {
+			nl = strchr(v, '\n');
+			fprintf(out, "# %-16s: %.*s\n", f->label,
+				(int)(nl ? (size_t)(nl - v) : strlen(v)), v);
+		}
 	}
 	pm_strbuf__release(&sb);
 }
@@ -202,7 +254,7 @@ void info_fields_json(const struct pm_reader *r, const struct info_field *f,
 		      struct pm_json *j)
 {
 	for (; f->label || f->key; f++) {
-		if (!f->key || (f->feat && !present(r, f)))
+		if (!f->key || ((f->feat || f->json_when_shown) && !present(r, f)))
 			continue;
 		pm_json__key(j, f->key);
 		if (f->json)

@@ -25,6 +25,7 @@ struct info_field {
 	size_t off, size;		/* the member in it */
 	unsigned feat;			/* shown when the recording has it */
 	bool (*shown)(const struct pm_reader *r);	/* text: shown when */
+	bool json_when_shown;		/* JSON too: only when shown */
 	const char *unit;		/* text: after the number */
 	void (*text)(const struct pm_reader *r, struct pm_strbuf *sb);
 	void (*json)(const struct pm_reader *r, struct pm_json *j);
