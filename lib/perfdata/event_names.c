@@ -13,19 +13,24 @@
 #include "pmprof/attr.h"
 #include "pmprof/util.h"
 
-/* The first name of a (type, config) is perf's canonical one. */
+/*
+ * In perf list's order: an event's first name, then its aliases. The
+ * name perf gives an attr is the first, or the one marked `named` (perf
+ * lists "cpu-cycles OR cycles" but names the event "cycles").
+ */
 struct sym {
 	const char *name;
 	uint32_t type;
 	uint64_t config;
+	bool named;
 };
 
 static const struct sym symbols[] = {
-	{ "cycles", 0, 0 }, { "cpu-cycles", 0, 0 },
+	{ "cpu-cycles", 0, 0 }, { "cycles", 0, 0, true },
 	{ "instructions", 0, 1 },
 	{ "cache-references", 0, 2 },
 	{ "cache-misses", 0, 3 },
-	{ "branches", 0, 4 }, { "branch-instructions", 0, 4 },
+	{ "branch-instructions", 0, 4 }, { "branches", 0, 4, true },
 	{ "branch-misses", 0, 5 },
 	{ "bus-cycles", 0, 6 },
 	{ "stalled-cycles-frontend", 0, 7 }, { "idle-cycles-frontend", 0, 7 },
@@ -182,12 +187,18 @@ int pm_event_name__cache(const char *name, size_t len, uint64_t *config)
 
 const char *pm_event_name__of(uint32_t type, uint64_t config)
 {
+	const char *first = NULL;
 	size_t i;
 
-	for (i = 0; i < PM_ARRAY_SIZE(symbols); i++)
-		if (symbols[i].type == type && symbols[i].config == config)
+	for (i = 0; i < PM_ARRAY_SIZE(symbols); i++) {
+		if (symbols[i].type != type || symbols[i].config != config)
+			continue;
+		if (symbols[i].named)
 			return symbols[i].name;
-	return NULL;
+		if (!first)
+			first = symbols[i].name;
+	}
+	return first;
 }
 
 const char *pm_event_name__canonical(const char *name)
