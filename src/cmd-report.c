@@ -32,6 +32,8 @@ int cmd_report(int argc, const char **argv)
 			    "one section per event group, a column per member"),
 		OPT_BOOLEAN(0, "children", &ho.children,
 			    "add callers' shares from callchains (Children, Self)"),
+		OPT_BOOLEAN(0, "inline", &c.sopts.inline_frames,
+			    "inlined functions as callchain entries of their own"),
 		OPT_SYMBOL_SOURCES(&c),
 		OPT_BOOLEAN('q', "quiet", &quiet,
 			    "rows only: no header or comment lines"),

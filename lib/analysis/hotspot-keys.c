@@ -71,13 +71,16 @@ static int sym_cmp(const struct hot_entry *a, const struct hot_entry *b)
 }
 
 /* perf's "[.] main" (the level, then the name or the address) in the
- * table; the bare name or address in JSON. */
+ * table; the bare name or address in JSON. perf marks a function inlined
+ * at the address as " (inlined)". */
 static void sym_cells(struct pm_table *t, size_t row, size_t col,
 		      const struct hot_entry *e)
 {
 	if (e->sym) {
-		pm_table__set_strf(t, row, col, "[%c] %s", e->level, e->sym->name);
-		pm_table__set_str(t, row, col + 1, e->sym->name);
+		const char *inl = e->sym->inlined ? " (inlined)" : "";
+
+		pm_table__set_strf(t, row, col, "[%c] %s%s", e->level, e->sym->name, inl);
+		pm_table__set_strf(t, row, col + 1, "%s%s", e->sym->name, inl);
 	} else {
 		pm_table__set_strf(t, row, col, "[%c] %#.16" PRIx64, e->level,
 				   e->addr);

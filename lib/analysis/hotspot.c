@@ -42,6 +42,8 @@ struct pm_hotspot {
 	uint64_t seq;
 	uint64_t unknown;		/* samples of no known event or id */
 	uint64_t lost;
+	bool started;			/* over a session: the events known */
+	bool children_ignored;		/* --children without call chains */
 };
 
 static const struct pm_hotspot_opts default_opts;
@@ -232,6 +234,10 @@ static void deliver(struct pm_hotspot *h, struct pm_session *s,
 			 * sample's level */
 			if (!loc.map)
 				loc.level = ctx->ip.level;
+			/* and an unresolved entry by the address sampled,
+			 * where the sample's own shows its file offset */
+			if (!loc.sym)
+				loc.rel = loc.ip;
 			make_key(h, ctx, &loc, key);
 			e = findnew(hi, words, key, ctx, &loc);
 			if (e->seq != h->seq) {	/* once per sample */
@@ -483,11 +489,39 @@ int pm_hotspot__finish(struct pm_hotspot *h, struct pm_reader *r,
 
 /* ---- over a session ---- */
 
+/* Call chains come from PERF_SAMPLE_CALLCHAIN or a dwarf stack. */
+static bool has_callchains(struct pm_reader *r)
+{
+	for (size_t i = 0; i < pm_reader__nr_events(r); i++) {
+		uint64_t st = pm_reader__event(r, i)->attr.sample_type;
+
+		if ((st & PM_SAMPLE_CALLCHAIN) ||
+		    ((st & PM_SAMPLE_REGS_USER) && (st & PM_SAMPLE_STACK_USER)))
+			return true;
+	}
+	return false;
+}
+
+/* Once the events are known (a pipe names them as it goes): --children
+ * on a recording without call chains is the self profile. */
+static void start(struct pm_hotspot *h, struct pm_reader *r)
+{
+	h->started = true;
+	if (h->opts.children && !has_callchains(r)) {
+		h->opts.children = false;
+		h->children_ignored = true;
+	}
+}
+
 static int sample(void *x, struct pm_session *s, const struct pm_sample_ctx *ctx,
 		  struct pm_error *err)
 {
+	struct pm_hotspot *h = x;
+
 	(void)err;
-	pm_hotspot__add(x, s, ctx);
+	if (!h->started)
+		start(h, pm_session__reader(s));
+	pm_hotspot__add(h, s, ctx);
 	return 0;
 }
 
@@ -500,11 +534,17 @@ static int record(void *x, struct pm_session *s, const struct pm_record *rec,
 static int finish(void *x, struct pm_session *s, struct pm_report **out,
 		  struct pm_error *err)
 {
+	struct pm_hotspot *h = x;
 	char ksyms[512];
 	int ret;
 
 	(void)err;
-	ret = pm_hotspot__finish(x, pm_session__reader(s), out);
+	if (!h->started)
+		start(h, pm_session__reader(s));
+	ret = pm_hotspot__finish(h, pm_session__reader(s), out);
+	if (!ret && h->children_ignored)
+		pm_report__add_warning(*out, "no call chains in this recording (record with "
+				       "-g or --call-graph): --children ignored");
 	/* Which kernel symbols named the kernel's addresses, and why. */
 	if (!ret && pm_session__kernel_symbols(s, ksyms, sizeof(ksyms)))
 		pm_summary__add_str(pm_report__summary(*out), "kernel_symbols",

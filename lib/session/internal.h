@@ -5,6 +5,7 @@
 
 #include "pmprof/hash.h"
 #include "pmprof/session.h"
+#include "pmprof/unwind.h"
 
 /*
  * The maps of one address space, sorted by start, never overlapping. Map
@@ -41,6 +42,8 @@ struct pm_maps *pm_maps__clone(const struct pm_maps *m);
 void pm_maps__insert(struct pm_maps *m, struct pm_map *map,
 		     struct pm_map_arena *arena);
 struct pm_map *pm_maps__find(struct pm_maps *m, uint64_t addr);
+/* A map of the kernel's init text (from its symbols), or NULL. */
+struct pm_map *pm_map__inittext(struct pm_map_arena *a, struct pm_dso *kernel);
 void pm_maps__clear(struct pm_maps *m);
 
 /* A thread as the session keeps it: the public part first. */
@@ -69,6 +72,25 @@ struct pm_thread_int *pm_threads__find(const struct pm_threads *t, int32_t tid);
 void pm_threads__release(struct pm_threads *t);
 /* The interned copy of a string: equal strings give equal pointers. */
 const char *pm_threads__intern(struct pm_threads *t, const char *s);
+
+/* A sample's call chain (callchain.c): built once per sample. */
+struct pm_chain {
+	struct pm_addr_loc *v;
+	size_t nr, alloc;
+	bool done;			/* built for the current sample */
+	struct pm_addr_loc *tmp;	/* inline expansion's copy */
+	size_t alloc_tmp;
+	struct pm_unwinder *uw;		/* made at the first dwarf sample */
+	uint16_t machine;		/* the recording's, for unwinding */
+	struct pm_unwind_frame frames[PM_UNWIND_MAX_FRAMES];
+};
+
+void pm_chain__build(struct pm_chain *c, struct pm_session *s,
+		     const struct pm_sample *smp,
+		     const struct pm_thread_int *t,
+		     const struct pm_session_opts *o);
+const struct pm_unwind_stats *pm_chain__stats(const struct pm_chain *c);
+void pm_chain__free(struct pm_chain *c);
 
 /* Time-ordered delivery (ordered.c). */
 struct oe_buf;
@@ -118,9 +140,9 @@ struct pm_session {
 	struct pm_sample_ctx ctx;
 	struct pm_oe oe;		/* time order for pm_session__run() */
 	struct resolve_cache *cache;	/* (map, ip) -> addr, symbol */
-	struct pm_addr_loc *chain;
-	size_t nr_chain, alloc_chain;
-	bool chain_done;
+	struct pm_chain chain;		/* the current sample's */
+	struct pm_map *inittext;	/* the kernel's init text, when known */
+	bool inittext_done;
 };
 
 
