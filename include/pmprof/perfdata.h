@@ -339,6 +339,38 @@ int pm_reader__parse_sample_id(struct pm_reader *r,
 			       const struct pm_record *rec,
 			       struct pm_sample_id *sid, struct pm_error *err);
 
+/*
+ * The same parsers without a reader, for records from elsewhere (the
+ * recorder's ring buffers): the caller knows the event's attr and the
+ * bytes' order (swap: not the host's), and owns the scratch that arrays
+ * are copied into when the record's own bytes cannot be used in place.
+ * s->event and sid->event stay NULL. Pointers stay valid until the next
+ * parse with the same scratch, or while the record's bytes do.
+ */
+struct pm_sample_scratch {
+	struct pm_read_value *rv;
+	size_t rv_alloc;
+	uint64_t *callchain;
+	size_t callchain_alloc;
+	struct pm_branch_entry *branches;
+	size_t branches_alloc;
+	uint64_t *regs;		/* user then intr */
+	size_t regs_alloc;
+};
+
+void pm_sample_scratch__release(struct pm_sample_scratch *sc);
+int pm_sample__parse(const struct pm_attr *attr, bool swap,
+		     const struct pm_record *rec, struct pm_sample *s,
+		     struct pm_sample_scratch *sc, struct pm_error *err);
+/* A kernel record's sample_id_all trailer (attr has sample_id_all). */
+int pm_sample_id__parse(const struct pm_attr *attr, bool swap,
+			const struct pm_record *rec, struct pm_sample_id *sid,
+			struct pm_error *err);
+/* Where a sample_type puts the id: the u64 index in a SAMPLE's body,
+ * and counted from the end of a trailer; -1 when it has none. */
+int pm_sample_type__id_pos(uint64_t st);
+int pm_sample_type__is_pos(uint64_t st);
+
 /* Load helpers in the reader's byte order. */
 uint16_t pm_reader__u16(const struct pm_reader *r, const void *p);
 uint32_t pm_reader__u32(const struct pm_reader *r, const void *p);

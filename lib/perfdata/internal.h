@@ -112,14 +112,7 @@ struct pm_reader {
 	struct pm_features feat;
 
 	/* Scratch the parsers hand out pointers into. */
-	struct pm_read_value *rv;
-	size_t rv_alloc;
-	uint64_t *callchain;
-	size_t callchain_alloc;
-	struct pm_branch_entry *branches;
-	size_t branches_alloc;
-	uint64_t *regs;		/* user then intr */
-	size_t regs_alloc;
+	struct pm_sample_scratch scratch;
 	char *str;
 	size_t str_alloc;
 };
