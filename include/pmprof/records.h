@@ -5,6 +5,11 @@
  * length against header.size, and copies strings out so they are always
  * NUL-terminated (they live in the reader's scratch space until the next
  * record).
+ *
+ * r may be NULL for a record that no reader read, in the host's byte
+ * order (the recorder's ring buffers): strings then point into the
+ * record ("" when the kernel's NUL is missing), and READ's optional
+ * fields are not decoded (the events are not known).
  */
 #ifndef PMPROF_RECORDS_H
 #define PMPROF_RECORDS_H

@@ -28,6 +28,7 @@
 #include "pmprof/abi.h"
 #include "pmprof/attr.h"
 #include "pmprof/bytes.h"
+#include "pmprof/hash.h"
 #include "pmprof/hfprobe.h"
 #include "pmprof/outfile.h"
 #include "pmprof/period.h"
@@ -79,8 +80,7 @@ struct pm_recorder {
 	int nr_ev;
 	struct instance *inst;
 	size_t nr_inst, alloc_inst;
-	uint32_t *id_hash;		/* open addressing: instance index + 1 */
-	size_t hash_mask;
+	struct pm_hash id_index;	/* id -> instance */
 	struct pm_ring *rings;
 	int nr_rings;
 	struct pollfd *pfd;
@@ -146,43 +146,24 @@ static void note(const struct pm_recorder *r, const char *fmt, ...)
 	r->o.note(r->o.note_ctx, buf);
 }
 
-static uint64_t hash64(uint64_t x)
+static uint64_t inst_hash(const void *arg, size_t i)
 {
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
+	return pm_hash64(((const struct instance *)arg)[i].id);
 }
 
+/* Every instance is opened before the first record: index them once. */
 static void id_hash_build(struct pm_recorder *r)
 {
-	size_t n = 16, i;
-
-	while (n < r->nr_inst * 2)
-		n <<= 1;
-	r->id_hash = pm_calloc(n, sizeof(uint32_t));
-	r->hash_mask = n - 1;
-	for (i = 0; i < r->nr_inst; i++) {
-		size_t h = hash64(r->inst[i].id) & r->hash_mask;
-
-		while (r->id_hash[h])
-			h = (h + 1) & r->hash_mask;
-		r->id_hash[h] = (uint32_t)i + 1;
-	}
+	pm_hash__release(&r->id_index);
+	pm_hash__reserve(&r->id_index, r->nr_inst, inst_hash, r->inst);
 }
 
 static struct instance *by_id(struct pm_recorder *r, uint64_t id)
 {
-	size_t h = hash64(id) & r->hash_mask;
+	size_t s = PM_HASH_FIND(&r->id_index, pm_hash64(id), i, r->inst[i].id == id);
 
-	while (r->id_hash[h]) {
-		struct instance *in = &r->inst[r->id_hash[h] - 1];
-
-		if (in->id == id)
-			return in;
-		h = (h + 1) & r->hash_mask;
-	}
-	return NULL;
+	return pm_hash__empty(&r->id_index, s) ? NULL
+					      : &r->inst[pm_hash__at(&r->id_index, s)];
 }
 
 /* "cpu-clock/period=1000000,hf-period=10000/" -> "cpu-clock/period=1000000/" */
@@ -526,7 +507,7 @@ static int ring_for(struct pm_recorder *r, struct instance *in, struct pm_error 
 			continue;
 		if (in->cpu >= 0 ? owner->cpu == in->cpu : (owner->cpu < 0 && owner->tid == in->tid)) {
 			if (ioctl(in->fd, PERF_EVENT_IOC_SET_OUTPUT, r->rings[i].fd))
-				return pm_error__fmt(err, -errno, "cannot share a ring buffer: %s",
+				return pm_error__fmt(err, errno, "cannot share a ring buffer: %s",
 						     strerror(errno));
 			return i;
 		}
@@ -550,7 +531,7 @@ static int open_instance(struct pm_recorder *r, int evi, int cpu, int tid,
 	if (fd < 0)
 		return fd;
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &id)) {
-		ret = pm_error__fmt(err, -errno, "%s: cannot read the event id: %s", re->name,
+		ret = pm_error__fmt(err, errno, "%s: cannot read the event id: %s", re->name,
 				    strerror(errno));
 		close(fd);
 		return ret;
@@ -658,8 +639,7 @@ static void close_all(struct pm_recorder *r)
 		r->ev[k].nr_ids = 0;
 	r->nr_inst = 0;
 	r->nr_rings = 0;
-	free(r->id_hash);
-	r->id_hash = NULL;
+	pm_hash__release(&r->id_index);
 	free(r->pfd);
 	r->pfd = NULL;
 }
@@ -722,7 +702,7 @@ static int add_threads_of(struct pm_recorder *r, const char *list, bool whole_pr
 			int *tids = NULL, n = pm_proc_threads((int)pid, &tids), k;
 
 			if (n <= 0)
-				return pm_error__fmt(err, -ESRCH, "no such process %ld", pid);
+				return pm_error__fmt(err, ESRCH, "no such process %ld", pid);
 			for (k = 0; k < n; k++) {
 				r->threads = pm_reallocarray(r->threads, (size_t)r->nr_threads + 1,
 							     sizeof(int));
@@ -734,7 +714,7 @@ static int add_threads_of(struct pm_recorder *r, const char *list, bool whole_pr
 
 			snprintf(path, sizeof(path), "/proc/%ld", pid);
 			if (access(path, F_OK))
-				return pm_error__fmt(err, -ESRCH, "no such thread %ld", pid);
+				return pm_error__fmt(err, ESRCH, "no such thread %ld", pid);
 			r->threads = pm_reallocarray(r->threads, (size_t)r->nr_threads + 1,
 						     sizeof(int));
 			r->threads[r->nr_threads++] = (int)pid;
@@ -751,11 +731,11 @@ static int fork_workload(struct pm_recorder *r, struct pm_error *err)
 	pid_t pid, parent = getpid();
 
 	if (pipe2(go, O_CLOEXEC) || pipe2(ep, O_CLOEXEC))
-		return pm_error__fmt(err, -errno, "pipe: %s", strerror(errno));
+		return pm_error__fmt(err, errno, "pipe: %s", strerror(errno));
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
-		return pm_error__fmt(err, -errno, "fork: %s", strerror(errno));
+		return pm_error__fmt(err, errno, "fork: %s", strerror(errno));
 	if (!pid) {
 		char c;
 		int e;
@@ -891,10 +871,10 @@ static int arm(struct pm_recorder *r, struct instance *in, struct pm_error *err)
 	 * would have ended (at once, for cpu-clock's hrtimer).
 	 */
 	if (ioctl(in->fd, PERF_EVENT_IOC_PERIOD, &period))
-		return pm_error__fmt(err, -errno, "%s: PERF_EVENT_IOC_PERIOD: %s", re->name,
+		return pm_error__fmt(err, errno, "%s: PERF_EVENT_IOC_PERIOD: %s", re->name,
 				     strerror(errno));
 	if (ioctl(in->fd, PERF_EVENT_IOC_REFRESH, (int)(re->burst_n + 1)))
-		return pm_error__fmt(err, -errno, "%s: PERF_EVENT_IOC_REFRESH: %s", re->name,
+		return pm_error__fmt(err, errno, "%s: PERF_EVENT_IOC_REFRESH: %s", re->name,
 				     strerror(errno));
 	return 0;
 }
@@ -1240,17 +1220,19 @@ static int open_output(struct pm_recorder *r, const struct pm_writer_opts *wo, b
 	return pm_writer__flush(r->w, err);
 }
 
-int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
+int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *opts,
 		   struct pm_error *err)
 {
+	static const struct pm_record_opts defaults = { .clockid = -1 };
 	struct pm_recorder *r = pm_zalloc(sizeof(*r));
 	struct pm_writer_opts wo = { .sz = sizeof(wo) };
-	bool per_cpu = o->system_wide || o->cpu_list;
-	bool pipe_out;
+	const struct pm_record_opts *o = &r->o;
+	bool per_cpu, pipe_out;
 	int ret;
 
 	*out = NULL;
-	r->o = *o;
+	PM_OPTS_COPY(&r->o, opts, defaults);
+	per_cpu = o->system_wide || o->cpu_list;
 	r->child = -1;
 	r->go_fd = r->err_fd = r->cgroup_fd = -1;
 	r->output = pm_strdup(o->output ? o->output : "perf.data");
@@ -1437,7 +1419,7 @@ int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
 		ssize_t n;
 
 		if (write(r->go_fd, "g", 1) != 1)
-			return pm_error__fmt(err, -errno, "cannot release the workload: %s",
+			return pm_error__fmt(err, errno, "cannot release the workload: %s",
 					     strerror(errno));
 		close(r->go_fd);
 		r->go_fd = -1;
@@ -1449,7 +1431,7 @@ int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
 		r->err_fd = -1;
 		if (n == (ssize_t)sizeof(e)) {
 			r->st.exec_errno = e;
-			return pm_error__fmt(err, -e, "cannot run '%s': %s", r->o.argv[0],
+			return pm_error__fmt(err, e, "cannot run '%s': %s", r->o.argv[0],
 					     strerror(e));
 		}
 	}
@@ -1600,7 +1582,7 @@ int pm_recorder__poll(struct pm_recorder *r, int timeout_ms, struct pm_error *er
 	ts.tv_nsec = (long)(wait_ns % 1000000000ULL);
 	n = ppoll(r->pfd, (nfds_t)r->nr_rings, &ts, NULL);
 	if (n < 0 && errno != EINTR)
-		return pm_error__fmt(err, -errno, "poll: %s", strerror(errno));
+		return pm_error__fmt(err, errno, "poll: %s", strerror(errno));
 	if (n > 0)
 		r->st.wakeups++;
 	for (i = 0; i < r->nr_rings; i++) {

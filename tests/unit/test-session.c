@@ -307,6 +307,9 @@ static void test_threads_fork_exec(void **state)
 	/* the parent's maps were never touched by the child's exec */
 	assert_sym(&c->ip, "prog", "main", 0);
 	assert_int_equal(pm_session__nr_threads(f.s), 4);
+	/* in creation order: the parent first, the current one of its tid */
+	assert_ptr_equal(pm_session__thread_at(f.s, 0), parent);
+	assert_null(pm_session__thread_at(f.s, 4));
 	close_fixture(&f);
 }
 
