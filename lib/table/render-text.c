@@ -177,18 +177,29 @@ static void render_table(const struct pm_table *t, FILE *out,
 	struct lines l = { .ncols = ncols, .cols = cols,
 			   .tree_col = tree_column(t, cols, ncols) };
 	struct pm_strbuf indent = PM_STRBUF_INIT;
+	bool graphs = t->flags & (PM_TABLE_CALL_GRAPH | PM_TABLE_CALL_CHAINS |
+				  PM_TABLE_CALL_FOLDED);
+	char **after = NULL;	/* graphs: the text under each row */
 
 	for (c = 0; c < ncols; c++) {
 		header[c] = text_header(&t->cols[cols[c]]);
 		if (!o->no_header)
 			width[c] = display_width(header[c]);
 	}
+	if (graphs)
+		after = pm_calloc(t->nr_rows + 1, sizeof(*after));
 	for (r = 0; r < t->nr_rows && ncols; r++) {
 		const struct pm_table *kids = pm_table__children_of(t, r);
 
 		add_line(&l, t, r, NULL);
-		if (kids)
+		if (kids && graphs) {
+			struct pm_strbuf g = PM_STRBUF_INIT;
+
+			pm_table__call_graph_text(t, r, kids, &g);
+			after[r] = pm_strbuf__detach(&g);
+		} else if (kids) {
 			add_tree(&l, kids, &indent);
+		}
 	}
 	for (i = 0; i < l.nr; i++)
 		for (c = 0; c < ncols; c++) {
@@ -217,8 +228,14 @@ static void render_table(const struct pm_table *t, FILE *out,
 			fputs("\n#\n", out);
 		}
 	}
-	for (i = 0; i < l.nr; i++)
+	for (i = 0; i < l.nr; i++) {
 		put_line(out, t, &l.cells[i * ncols], &l, width, row_prefix);
+		if (after && after[i]) {	/* graphs: a line per row */
+			fputs(after[i], out);
+			free(after[i]);
+		}
+	}
+	free(after);
 
 	for (i = 0; i < l.nr * ncols; i++)
 		free(l.cells[i]);
