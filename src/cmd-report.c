@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pmprof report: the hotspot profile, as `perf report --stdio` shows it:
- * the hotspot analysis (lib/analysis/hotspot.c) over the recording.
+ * the hotspot analysis (lib/analysis/hotspot.c) over the recording, with
+ * perf's call-graph view (-g), filters and options.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "builtin.h"
 #include "cli.h"
+#include "pmprof/filter.h"
 #include "pmprof/hotspot.h"
 #include "pmprof/unwind.h"
 
 static const char *const report_usage[] = {
-	"pmprof report [-i FILE] [--sort KEYS] [--format FMT] [options]",
+	"pmprof report [-i FILE] [--sort KEYS] [--format FMT] [-g [MODE,ORDER,LIMIT]] [options]",
 	NULL,
 };
 
@@ -42,12 +46,88 @@ static int checked_finish(void *x, struct pm_session *s, struct pm_report **out,
 	return pm_hotspot_analysis.finish(x, s, out, err);
 }
 
+struct graph_arg {
+	struct pm_hotspot_opts *ho;
+	struct pm_error err;
+	bool bad;
+};
+
+/* -g, --call-graph [SPEC]: the view on, SPEC's words applied. */
+static struct graph_arg graph;
+
+static int graph_cb(const struct pm_option *opt, const char *arg)
+{
+	(void)opt;
+	graph.ho->callgraph = true;
+	if (arg && pm_cg_opts__parse(&graph.ho->cg, arg, &graph.err)) {
+		pm_cli_error(PM_EXIT_USAGE, "--call-graph", &graph.err);
+		return -1;
+	}
+	return 0;
+}
+
+static int inverted_cb(const struct pm_option *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	graph.ho->cg.order = PM_CG_CALLER;
+	graph.ho->cg.order_set = true;
+	return 0;
+}
+
+/*
+ * perf takes -g's words as the next argument too ("-g caller"): report
+ * has no arguments of its own, so a word after -g is -g's. A copy of argv
+ * with such pairs joined ("--call-graph=caller"); the joined strings are
+ * in own[] (a pair takes two slots: there is room).
+ */
+struct args {
+	const char **v;
+	char **own;
+	int n, nr_own;
+};
+
+static int join_graph_words(int argc, const char **argv, struct args *a)
+{
+	a->v = calloc((size_t)argc + 1, sizeof(*a->v));
+	a->own = calloc((size_t)argc + 1, sizeof(*a->own));
+	a->n = a->nr_own = 0;
+	if (!a->v || !a->own)
+		return -1;
+	for (int i = 0; i < argc; i++) {
+		bool g = !strcmp(argv[i], "-g") || !strcmp(argv[i], "--call-graph");
+
+		if (i && g && i + 1 < argc && argv[i + 1][0] != '-') {
+			size_t len = strlen(argv[i + 1]) + sizeof("--call-graph=");
+			char *s = malloc(len);
+
+			if (!s)
+				return -1;
+			snprintf(s, len, "--call-graph=%s", argv[++i]);
+			a->v[a->n++] = a->own[a->nr_own++] = s;
+			continue;
+		}
+		a->v[a->n++] = argv[i];
+	}
+	return 0;
+}
+
+static void args_release(struct args *a)
+{
+	for (int i = 0; i < a->nr_own; i++)
+		free(a->own[i]);
+	free(a->own);
+	free(a->v);
+}
+
 int cmd_report(int argc, const char **argv)
 {
 	struct pm_cmd c = PM_CMD_INIT("report");
-	const char *sort = "dso,sym";
-	bool quiet = false, unwind_check = false;
+	const char *sort = "dso,sym", *percentage = "absolute";
+	bool quiet = false, unwind_check = false, ignored = false;
+	uint64_t max_stack = 0;
 	struct pm_hotspot_opts ho = { .sz = sizeof(ho) };
+	struct pm_filter_opts fo = { .sz = sizeof(fo) };
 	struct pm_analysis checked = pm_hotspot_analysis;
 	const struct pm_option options[] = {
 		OPT_INPUT(&c),
@@ -60,9 +140,32 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN(0, "group", &ho.group,
 			    "one section per event group, a column per member"),
 		OPT_BOOLEAN(0, "children", &ho.children,
-			    "add callers' shares from callchains (Children, Self)"),
+			    "add callers' shares from callchains (Children, Self); --no-children: not"),
+		{ .type = PM_OPT_CALLBACK, .short_name = 'g', .long_name = "call-graph",
+		  .argh = "mode,order,threshold", .flags = PM_OPT_OPTARG, .cb = graph_cb,
+		  .help = "the call graph under each row: graph|fractal|flat|folded|none, "
+			  "caller|callee, a threshold % (default graph,0.5,callee)" },
+		OPT_CALLBACK_NOARG('G', "inverted", NULL,
+				   "the call graph in caller order (-g caller)", inverted_cb),
+		OPT_U64(0, "max-stack", &max_stack, "n",
+			"use at most N call chain entries (default all)"),
 		OPT_BOOLEAN(0, "inline", &c.sopts.inline_frames,
 			    "inlined functions as callchain entries of their own"),
+		OPT_STRING('C', "cpu", &fo.cpus, "cpus", "only samples of these CPUs (0-3,8)"),
+		OPT_STRING(0, "time", &fo.time, "spec",
+			   "only samples in these times: START,STOP seconds or percent slices (10%/2)"),
+		OPT_STRING(0, "pid", &fo.pids, "pids", "only these processes"),
+		OPT_STRING(0, "tid", &fo.tids, "tids", "only these threads"),
+		OPT_STRING(0, "comm", &fo.comms, "comms", "only these commands"),
+		OPT_STRING(0, "dsos", &fo.dsos, "dsos", "only rows of these shared objects"),
+		OPT_STRING(0, "symbols", &fo.symbols, "syms", "only rows of these symbols"),
+		OPT_BOOLEAN('U', "hide-unresolved", &fo.hide_unresolved,
+			    "leave out samples and chain entries without a symbol"),
+		OPT_STRING(0, "percentage", &percentage, "relative|absolute",
+			   "shares of what the filters keep, or of everything (default)"),
+		OPT_BOOLEAN(0, "stdio", &ignored, "text output (what pmprof prints)"),
+		OPT_BOOLEAN('n', "show-nr-samples", &ignored,
+			    "the Samples column (pmprof always shows it)"),
 		OPT_SYMBOL_SOURCES(&c),
 		OPT_BOOLEAN(0, "unwind-check", &unwind_check,
 			    "unwind dwarf samples on cached rules and through libdwfl, compare"),
@@ -71,16 +174,38 @@ int cmd_report(int argc, const char **argv)
 		OPT_END(),
 	};
 	struct pm_error err = { 0 };
+	struct pm_filter *probe;
 	struct pm_hotspot *h;
+	struct args args;
 	int status;
 
-	status = pm_cmd__parse(&c, argc, argv, options, report_usage, NULL);
+	pm_cg_opts__init(&ho.cg);
+	graph.ho = &ho;
+	if (join_graph_words(argc, argv, &args)) {
+		args_release(&args);
+		return pm_cli_errorf(PM_EXIT_INPUT, NULL, "out of memory");
+	}
+	status = pm_cmd__parse(&c, args.n, args.v, options, report_usage, NULL);
+	args_release(&args);
 	if (status >= 0)
 		return status;
 	if (pm_hot_keys__parse(sort, ho.keys, &ho.nr_keys, &err))
 		return pm_cli_error(PM_EXIT_USAGE, "--sort", &err);
 	if (ho.percent_limit < 0 || ho.percent_limit > 100)
 		return pm_cli_errorf(PM_EXIT_USAGE, "--percent-limit", "takes 0 to 100");
+	if (strcmp(percentage, "absolute") && strcmp(percentage, "relative"))
+		return pm_cli_errorf(PM_EXIT_USAGE, "--percentage",
+				     "'%s': relative or absolute", percentage);
+	ho.relative = !strcmp(percentage, "relative");
+	if (max_stack > UINT32_MAX)
+		return pm_cli_errorf(PM_EXIT_USAGE, "--max-stack", "%" PRIu64 " is too many",
+				     max_stack);
+	ho.max_stack = (unsigned int)max_stack;
+	/* the filters' syntax now (times: any recording's), usage errors */
+	if (pm_filter__new(&probe, &fo, 1, 2, &err))
+		return pm_cli_error(PM_EXIT_USAGE, NULL, &err);
+	pm_filter__delete(probe);
+	ho.filter = &fo;
 	c.ropts.no_header = c.ropts.no_comments = quiet;
 	if (unwind_check) {
 		c.sopts.unwind_mode = PM_UNWIND_CHECK;
