@@ -125,7 +125,7 @@ int cmd_report(int argc, const char **argv)
 	struct pm_cmd c = PM_CMD_INIT("report");
 	const char *sort = "dso,sym", *percentage = "absolute";
 	bool quiet = false, unwind_check = false, ignored = false;
-	uint64_t max_stack = 0;
+	uint64_t max_stack = PM_UNWIND_MAX_FRAMES;	/* perf's default */
 	struct pm_hotspot_opts ho = { .sz = sizeof(ho) };
 	struct pm_filter_opts fo = { .sz = sizeof(fo) };
 	struct pm_analysis checked = pm_hotspot_analysis;
@@ -148,7 +148,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_CALLBACK_NOARG('G', "inverted", NULL,
 				   "the call graph in caller order (-g caller)", inverted_cb),
 		OPT_U64(0, "max-stack", &max_stack, "n",
-			"use at most N call chain entries (default all)"),
+			"use at most N call chain entries (default 127, as perf)"),
 		OPT_BOOLEAN(0, "inline", &c.sopts.inline_frames,
 			    "inlined functions as callchain entries of their own"),
 		OPT_STRING('C', "cpu", &fo.cpus, "cpus", "only samples of these CPUs (0-3,8)"),
@@ -197,9 +197,9 @@ int cmd_report(int argc, const char **argv)
 		return pm_cli_errorf(PM_EXIT_USAGE, "--percentage",
 				     "'%s': relative or absolute", percentage);
 	ho.relative = !strcmp(percentage, "relative");
-	if (max_stack > UINT32_MAX)
-		return pm_cli_errorf(PM_EXIT_USAGE, "--max-stack", "%" PRIu64 " is too many",
-				     max_stack);
+	/* (JSON nests a tree two levels a frame: PM_JSON_MAX_DEPTH) */
+	if (!max_stack || max_stack > 1000)
+		return pm_cli_errorf(PM_EXIT_USAGE, "--max-stack", "takes 1 to 1000");
 	ho.max_stack = (unsigned int)max_stack;
 	/* the filters' syntax now (times: any recording's), usage errors */
 	if (pm_filter__new(&probe, &fo, 1, 2, &err))

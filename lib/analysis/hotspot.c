@@ -244,6 +244,7 @@ static void deliver_chain(struct pm_hotspot *h, struct pm_session *s,
 {
 	size_t words = 2 * h->opts.nr_keys, n = sample_chain(h, s);
 	uint64_t key[HOT_KEY_WORDS];
+	struct hot_entry *first = NULL;	/* the row of the chain's first entry */
 
 	PM_GROW(h->rows, h->alloc_rows, n + 1);
 	for (size_t i = 0; i < n; i++) {
@@ -265,14 +266,25 @@ static void deliver_chain(struct pm_hotspot *h, struct pm_session *s,
 		e = findnew(hi, words, key, ctx, &loc);
 		if (i)
 			h->rows[i] = e;
+		else
+			first = e;
 		if (e->seq != h->seq) {	/* once per sample */
 			e->seq = h->seq;
 			e->st[slot].acc += period;
 		}
 	}
-	if (h->opts.callgraph && slot == 0 && n)
-		pm_callgraph__add_sample(h->chain, n, h->cg_order, h->opts.children,
-					 period, row_of, tree_of, h);
+	if (!h->opts.callgraph || slot || !n)
+		return;
+	pm_callgraph__add_sample(h->chain, n, h->cg_order, h->opts.children,
+				 period, row_of, tree_of, h);
+	/* An unresolved sample's own row is by file offset, its first
+	 * entry's by address: that row is a caller's row too, and gets the
+	 * whole chain as perf gives it. */
+	if (first && first != self) {
+		h->rows[0] = first;
+		pm_callgraph__add_sample(h->chain, n, h->cg_order, false, period,
+					 row_of, tree_of, h);
+	}
 }
 
 static void deliver(struct pm_hotspot *h, struct pm_session *s,

@@ -8,7 +8,8 @@
 # Self to the hundredth of a percent), and the exact Children and Self
 # period of every symbol that perf's own call chains (perf script) add up
 # to. With --inline, the program's own rows against perf's --inline
-# chains. Frame-pointer recordings keep giving perf's numbers; a
+# chains. The -g caller and callee trees are perf's (cg_tree.py), in text
+# and JSON. Frame-pointer recordings keep giving perf's numbers; a
 # recording without call chains says so.
 . "$(dirname "$0")/../lib.sh"
 
@@ -102,6 +103,28 @@ ucheck() {
 	fi
 }
 
+# trees NAME: the call-graph trees of -g caller and callee, with and
+# without --children, are perf's (the same paths with the same shares,
+# tests/tools/cg_tree.py), in text and in JSON's nested nodes.
+trees() {
+	local d="$TMP/$1.data" cg="$TOP/tests/tools/cg_tree.py" g ch t
+	for g in caller callee; do
+		for ch in --children --no-children; do
+			t="$TMP/$1.tree$g$ch"
+			perf report -i "$d" --stdio --no-inline --sort dso,sym $ch \
+				-g "graph,0.5,$g" >"$t.perf" 2>/dev/null &&
+				"$PMPROF" report -i "$d" $ch -g "graph,0.5,$g" >"$t.pmprof" 2>/dev/null &&
+				"$PMPROF" report -i "$d" $ch -g "graph,0.5,$g" --format json \
+					>"$t.json" 2>/dev/null ||
+				{ not_ok "$1: -g $g $ch: a report failed"; continue; }
+			check "$1: -g $g $ch: the trees are perf's" \
+				python3 "$cg" "$t.perf" "$t.pmprof"
+			check "$1: -g $g $ch: JSON's nested nodes are perf's trees" \
+				python3 "$cg" --json "$t.perf" "$t.json"
+		done
+	done
+}
+
 # callers NAME SYMBOL: SYMBOL is a caller of (nearly) every sample.
 callers() {
 	if "$PMPROF" report -i "$TMP/$1.data" --children --format csv |
@@ -116,11 +139,13 @@ if rec single perf --call-graph dwarf -- "$prog" single; then
 	callers single main
 	ucheck single
 	rows single
+	trees single
 	counts single report-prog
 fi
 rec threads perf --call-graph dwarf -- "$prog" threads && {
 	ucheck threads
 	rows threads
+	trees threads
 	counts threads
 	# the threads' own callers, unwound on the threads' stacks
 	"$PMPROF" report -i "$TMP/threads.data" --children --format csv --sort sym >"$TMP/threads.csv"
@@ -135,6 +160,7 @@ rec cxx perf --call-graph dwarf -- "$TMP/unwind-cxx" 15 && {
 	callers cxx 'shapes::total<shapes::Shape>'
 	ucheck cxx
 	rows cxx
+	trees cxx
 	counts cxx
 }
 # python3 itself, not a wrapper script; its interpreter stacks are deeper
@@ -153,17 +179,20 @@ os.kill(os.getpid(), signal.SIGKILL)'
 if [ -s "$TMP/python.data" ]; then
 	ucheck python
 	rows python
+	trees python
 	counts python
 fi
 rec pm-single pmprof --call-graph dwarf -- "$prog" single && {
 	callers pm-single main
 	ucheck pm-single
 	rows pm-single
+	trees pm-single
 	counts pm-single
 }
 rec pm-threads pmprof --call-graph dwarf -- "$prog" threads && {
 	ucheck pm-threads
 	rows pm-threads
+	trees pm-threads
 	counts pm-threads
 }
 # Processes forked and exec'd: samples at ld.so's entry point (no CFI, no
@@ -176,6 +205,7 @@ rec forks perf --call-graph dwarf -- sh -c \
 # Frame pointers: the kernel's call chains, as before.
 rec fp perf -g -- "$TMP/report-prog-fp" single && {
 	rows fp
+	trees fp
 	counts fp
 }
 

@@ -4,6 +4,10 @@
     cg_tree.py A.txt B.txt     exit 0 if both have the same rows with the
                                same trees, else print the differences
     cg_tree.py --dump A.txt    print each row's paths
+    cg_tree.py --json A.txt B.json
+                               the same with B pmprof's JSON (-g, percent
+                               values): rows by DSO and symbol, each
+                               node's "callgraph" nested in its parent
 
 Both files are the text report of a call-graph view (perf's or pmprof's):
 a row line ("  12.34%  ...  dso  [.] name", known by its first
@@ -26,6 +30,9 @@ BRANCH = re.compile(r'^(?P<pre>[ |]*?)(?P<mark>[ |])--(?P<val>[0-9][0-9.e+]*%?)-
 SINGLE = re.compile(r'^(?P<pre> *)---(?P<name>.*)$')
 CONT = re.compile(r'^(?P<pre>[ |]*)(?P<name>[^ |].*)$')
 STEP = 11
+# perf's libunwind ends a stack it could not unwind to its end with a
+# made-up entry at address -1: no frame of the program's
+PERF_CUT = '0xffffffffffffffff'
 
 
 class Node:
@@ -104,10 +111,62 @@ def paths(node, prefix=(), value=None):
         p = prefix
         v = k.value if k.value is not None else value
         for f in k.frames:
+            if f == PERF_CUT:
+                continue
             p = p + (frame(f),)
             out.add((p, v))
         out |= paths(k, p, v)
     return out
+
+
+def bare(row):
+    """A text row's key as DSO and symbol, without perf's "[.] " level."""
+    parts = row.split(' ', 1)[1] if ' ' in row else row
+    return re.sub(r'\[.\] ', '', parts, count=1)
+
+
+def weight(n):
+    return n.get('children_period', n.get('period'))
+
+
+def share(n):
+    return n['children'] if isinstance(n.get('children'), (int, float)) else n['overhead']
+
+
+def parse_json(path):
+    """The rows' trees of pmprof's JSON as parse() reads text: a node's
+    line of frames goes on through an only child as heavy as it; a row's
+    only node as heavy as the row is its single chain (no value)."""
+    import json
+    doc = json.load(open(path))
+    rows, order = {}, []
+    for ev in doc.get('events', [doc]):
+        for r in ev['rows']:
+            key = '%s %s' % (r['dso'], r['symbol'])
+            root = Node(None, None)
+            rows[key] = root
+            order.append(key)
+
+            def line(parent, n, value):
+                node = Node(None, value)
+                parent.kids.append(node)
+                while True:
+                    node.frames.append(n['symbol'])
+                    kids = n.get('callgraph', [])
+                    if len(kids) == 1 and weight(kids[0]) == weight(n):
+                        n = kids[0]
+                        continue
+                    for k in kids:
+                        line(node, k, '%.2f%%' % share(k))
+                    return
+
+            kids = r.get('callgraph', [])
+            if len(kids) == 1 and weight(kids[0]) == weight(r):
+                line(root, kids[0], None)
+            else:
+                for k in kids:
+                    line(root, k, '%.2f%%' % share(k))
+    return rows, order
 
 
 def main(argv):
@@ -119,8 +178,21 @@ def main(argv):
             for p, v in sorted(paths(rows[r]), key=lambda x: x[0]):
                 print('   %s  %s' % (v, ' > '.join(p)))
         return 0
-    a, order_a = parse(argv[1])
-    b, order_b = parse(argv[2])
+    if argv[1:2] == ['--json']:
+        argv = argv[1:]
+        a, order_a = parse(argv[1])
+        a = {bare(k): v for k, v in a.items()}
+        order_a = [bare(k) for k in order_a]
+        b, order_b = parse_json(argv[2])
+        # rows the graph view leaves bare are no difference
+        a = {k: v for k, v in a.items() if v.kids}
+        b = {k: v for k, v in b.items() if v.kids}
+    else:
+        a, order_a = parse(argv[1])
+        b, order_b = parse(argv[2])
+    for rows in (a, b):
+        for r in [r for r in rows if r.endswith(' ' + PERF_CUT)]:
+            del rows[r]
     bad = 0
     if sorted(a) != sorted(b):
         for r in sorted(set(a) ^ set(b)):
