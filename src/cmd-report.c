@@ -70,6 +70,7 @@ static int inverted_cb(const struct pm_option *opt, const char *arg)
 {
 	(void)opt;
 	(void)arg;
+	graph.ho->callgraph = true;
 	graph.ho->cg.order = PM_CG_CALLER;
 	graph.ho->cg.order_set = true;
 	return 0;
@@ -146,7 +147,7 @@ int cmd_report(int argc, const char **argv)
 		  .help = "the call graph under each row: graph|fractal|flat|folded|none, "
 			  "caller|callee, a threshold % (default graph,0.5,callee)" },
 		OPT_CALLBACK_NOARG('G', "inverted", NULL,
-				   "the call graph in caller order (-g caller)", inverted_cb),
+				   "the call graph, in caller order (-g caller)", inverted_cb),
 		OPT_U64(0, "max-stack", &max_stack, "n",
 			"use at most N call chain entries (default 127, as perf)"),
 		OPT_BOOLEAN(0, "inline", &c.sopts.inline_frames,

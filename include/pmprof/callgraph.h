@@ -117,17 +117,18 @@ bool pm_cg_frame__same(const struct pm_cg_frame *a, const struct pm_cg_frame *b)
 /*
  * The paths of one sample, for rows found by the caller: chain is the
  * sample's call chain, callee first (pm_session__callchain(), already
- * cut to --max-stack); row_of(arg, i) is the row of entry i (the sample's
- * own row for i == 0), or NULL for a row that takes no tree. The sample's
- * row gets the whole chain; with children, each further distinct row
- * gets, at its first entry in display order, the chain from there on.
- * tree_of(arg, row) is the row's tree.
+ * cut to --max-stack); self is the sample's own row (NULL: none), which
+ * gets the whole chain; with children, row_of(arg, i) is the row of
+ * entry i (NULL: a row that takes no tree; it may be self, as entry 0
+ * mostly is), and each distinct row other than self gets, at its first
+ * entry in display order, the chain from there on. tree_of(arg, row) is
+ * the row's tree.
  */
 typedef void *(*pm_cg_row_fn)(void *arg, size_t i);
 typedef struct pm_cg_node *(*pm_cg_tree_fn)(void *arg, void *row);
 void pm_callgraph__add_sample(const struct pm_addr_loc *chain, size_t n,
 			      enum pm_cg_order order, bool children,
-			      uint64_t period, pm_cg_row_fn row_of,
+			      uint64_t period, void *self, pm_cg_row_fn row_of,
 			      pm_cg_tree_fn tree_of, void *arg);
 
 #endif

@@ -232,11 +232,11 @@ void pm_cg__finish(struct pm_cg_node *root, const struct pm_cg_opts *o,
 
 void pm_callgraph__add_sample(const struct pm_addr_loc *chain, size_t n,
 			      enum pm_cg_order order, bool children,
-			      uint64_t period, pm_cg_row_fn row_of,
+			      uint64_t period, void *self, pm_cg_row_fn row_of,
 			      pm_cg_tree_fn tree_of, void *arg)
 {
 	struct pm_cg_frame stack_frames[PM_UNWIND_MAX_FRAMES * 2], *f = stack_frames;
-	void *stack_seen[PM_UNWIND_MAX_FRAMES * 2 + 1], **seen = stack_seen, *self;
+	void *stack_seen[PM_UNWIND_MAX_FRAMES * 2 + 1], **seen = stack_seen;
 	size_t nr_seen = 0;
 
 	if (!n)
@@ -248,7 +248,6 @@ void pm_callgraph__add_sample(const struct pm_addr_loc *chain, size_t n,
 	/* display order: the cursor perf walks */
 	for (size_t p = 0; p < n; p++)
 		pm_cg_frame__from_loc(&f[p], &chain[order == PM_CG_CALLER ? n - 1 - p : p]);
-	self = row_of(arg, 0);
 	if (self) {
 		pm_cg__add(tree_of(arg, self), f, n, period);
 		seen[nr_seen++] = self;

@@ -29,6 +29,8 @@ struct hot_entry {
 	int64_t cpu;		/* -1 when not sampled, as perf shows it */
 	uint64_t pc;
 	struct pm_cg_node *tree;	/* -g: the chains through it (leader) */
+	bool filtered;		/* --pid, --tid, --comm: hidden (the thread
+				   of the sample that made it, as perf) */
 	struct hot_stat st[];	/* one per group member */
 };
 

@@ -51,6 +51,7 @@ struct pm_hotspot {
 	bool graph_ignored;		/* -g without call chains */
 	struct pm_filter *filter;	/* from opts.filter, at the start */
 	enum pm_cg_order cg_order;
+	bool sample_filtered;		/* the thread filters hide this sample */
 };
 
 static const struct pm_hotspot_opts default_opts;
@@ -174,7 +175,7 @@ static void make_key(const struct pm_hotspot *h, const struct pm_sample_ctx *ctx
 static struct hot_entry *findnew(struct hot_hist *hi, size_t words,
 				 const uint64_t *key,
 				 const struct pm_sample_ctx *ctx,
-				 const struct pm_addr_loc *loc)
+				 const struct pm_addr_loc *loc, bool filtered)
 {
 	uint64_t hv = hash_key(key, words);
 	size_t s = PM_HASH_FIND(&hi->index, hv, i,
@@ -197,6 +198,7 @@ static struct hot_entry *findnew(struct hot_hist *hi, size_t words,
 	e->tid = ctx->thread->tid;
 	e->cpu = ctx->sample->sample_type & PM_SAMPLE_CPU ?
 		 (int64_t)ctx->sample->cpu : -1;
+	e->filtered = filtered;
 	pm_hash__reserve(&hi->index, hi->nr, entry_hash, hi->entries);
 	s = PM_HASH_FIND(&hi->index, hv, i, false);
 	PM_GROW(hi->entries, hi->alloc, hi->nr + 1);
@@ -206,14 +208,18 @@ static struct hot_entry *findnew(struct hot_hist *hi, size_t words,
 }
 
 /* A sample's chain, cut to --max-stack, without what -U hides: in
- * h->chain. */
+ * h->chain. perf keeps the first entries in display order: in caller
+ * order the outermost ones. */
 static size_t sample_chain(struct pm_hotspot *h, struct pm_session *s)
 {
 	const struct pm_addr_loc *chain;
 	size_t n = pm_session__callchain(s, &chain), k = 0;
 
-	if (h->opts.max_stack && n > h->opts.max_stack)
+	if (h->opts.max_stack && n > h->opts.max_stack) {
+		if (h->cg_order == PM_CG_CALLER)
+			chain += n - h->opts.max_stack;
 		n = h->opts.max_stack;
+	}
 	PM_GROW(h->chain, h->alloc_chain, n + 1);
 	for (size_t i = 0; i < n; i++)
 		if (!h->filter || !pm_filter__hides_entry(h->filter, &chain[i]))
@@ -244,14 +250,13 @@ static void deliver_chain(struct pm_hotspot *h, struct pm_session *s,
 {
 	size_t words = 2 * h->opts.nr_keys, n = sample_chain(h, s);
 	uint64_t key[HOT_KEY_WORDS];
-	struct hot_entry *first = NULL;	/* the row of the chain's first entry */
 
 	PM_GROW(h->rows, h->alloc_rows, n + 1);
 	for (size_t i = 0; i < n; i++) {
 		struct pm_addr_loc loc = h->chain[i];
 		struct hot_entry *e;
 
-		h->rows[i] = i ? NULL : self;
+		h->rows[i] = NULL;
 		if (!h->opts.children)
 			continue;
 		/* perf shows an entry outside every map with the
@@ -259,32 +264,21 @@ static void deliver_chain(struct pm_hotspot *h, struct pm_session *s,
 		if (!loc.map)
 			loc.level = ctx->ip.level;
 		/* and an unresolved entry by the address sampled,
-		 * where the sample's own shows its file offset */
+		 * where the sample's own shows its file offset: a row
+		 * of its own, a caller's */
 		if (!loc.sym)
 			loc.rel = loc.ip;
 		make_key(h, ctx, &loc, key);
-		e = findnew(hi, words, key, ctx, &loc);
-		if (i)
-			h->rows[i] = e;
-		else
-			first = e;
+		e = findnew(hi, words, key, ctx, &loc, h->sample_filtered);
+		h->rows[i] = e;
 		if (e->seq != h->seq) {	/* once per sample */
 			e->seq = h->seq;
 			e->st[slot].acc += period;
 		}
 	}
-	if (!h->opts.callgraph || slot || !n)
-		return;
-	pm_callgraph__add_sample(h->chain, n, h->cg_order, h->opts.children,
-				 period, row_of, tree_of, h);
-	/* An unresolved sample's own row is by file offset, its first
-	 * entry's by address: that row is a caller's row too, and gets the
-	 * whole chain as perf gives it. */
-	if (first && first != self) {
-		h->rows[0] = first;
-		pm_callgraph__add_sample(h->chain, n, h->cg_order, false, period,
-					 row_of, tree_of, h);
-	}
+	if (h->opts.callgraph && slot == 0 && n)
+		pm_callgraph__add_sample(h->chain, n, h->cg_order, h->opts.children,
+					 period, self, row_of, tree_of, h);
 }
 
 static void deliver(struct pm_hotspot *h, struct pm_session *s,
@@ -312,12 +306,13 @@ static void deliver(struct pm_hotspot *h, struct pm_session *s,
 		return;
 	hi->samples[slot]++;
 	hi->period[slot] += period;
-	/* --pid, --tid, --comm: in the totals, in no row */
-	if (h->filter && !pm_filter__thread(h->filter, ctx->thread))
-		return;
+	/* --pid, --tid, --comm: in the totals, in no row of theirs; perf
+	 * decides a row's by the sample that makes it, and later samples
+	 * of other threads add to it */
+	h->sample_filtered = h->filter && !pm_filter__thread(h->filter, ctx->thread);
 	h->seq++;
 	make_key(h, ctx, &ctx->ip, key);
-	e = findnew(hi, words, key, ctx, &ctx->ip);
+	e = findnew(hi, words, key, ctx, &ctx->ip, h->sample_filtered);
 	e->st[slot].samples++;
 	e->st[slot].period += period;
 	e->st[slot].acc += period;
@@ -425,7 +420,8 @@ static char *table_name(struct pm_reader *r, const struct pm_event *ev,
 /* --dsos, --symbols: the rows they keep. */
 static bool shown(const struct pm_hotspot *h, const struct hot_entry *e)
 {
-	return !h->filter || pm_filter__row(h->filter, e->dso, e->sym);
+	return !e->filtered &&
+	       (!h->filter || pm_filter__row(h->filter, e->dso, e->sym));
 }
 
 /* --percentage relative: the samples and periods of the rows shown. */

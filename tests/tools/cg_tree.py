@@ -4,6 +4,9 @@
     cg_tree.py A.txt B.txt     exit 0 if both have the same rows with the
                                same trees, else print the differences
     cg_tree.py --dump A.txt    print each row's paths
+    cg_tree.py --chains A.txt B.txt
+                               -g flat or folded text: each row's chains
+                               (value and frames) the same, in any order
     cg_tree.py --json A.txt B.json
                                the same with B pmprof's JSON (-g, percent
                                values): rows by DSO and symbol, each
@@ -169,6 +172,33 @@ def parse_json(path):
     return rows, order
 
 
+def parse_chains(path):
+    """{row: sorted chains} of a flat or folded report: a flat chain is
+    its value line and its frame lines, a folded one its line."""
+    rows, row, cur = {}, None, None
+    for raw in open(path, encoding='utf-8', errors='replace'):
+        line = raw.rstrip()
+        if line.startswith('#'):
+            continue
+        m = ROW_KEY.match(line)
+        if m and re.match(r'^\s+-?[0-9.]+%\s+\S', line) and '  ' in line.strip():
+            row = '%s %s' % (m.group('dso'), m.group('sym'))
+            rows[row] = []
+            cur = None
+            continue
+        if row is None or not line:
+            cur = None
+            continue
+        if re.match(r'^\s*[0-9][0-9.e+]*%?( |$)', line):	# a chain's value
+            cur = [line.strip()]
+            rows[row].append(cur)
+        elif cur is not None:
+            cur.append(line.strip())
+        else:
+            raise SystemExit('%s: cannot read chain line: %r' % (path, line))
+    return {r: sorted(' | '.join(c) for c in v) for r, v in rows.items()}
+
+
 def main(argv):
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if argv[1:2] == ['--dump']:
@@ -178,6 +208,15 @@ def main(argv):
             for p, v in sorted(paths(rows[r]), key=lambda x: x[0]):
                 print('   %s  %s' % (v, ' > '.join(p)))
         return 0
+    if argv[1:2] == ['--chains']:
+        a, b = parse_chains(argv[2]), parse_chains(argv[3])
+        bad = [r for r in sorted(set(a) | set(b)) if a.get(r) != b.get(r)]
+        for r in bad[:10]:
+            print('row %s:\n   %s: %s\n   %s: %s' % (r, argv[2], a.get(r), argv[3], b.get(r)))
+        if not any(a.values()):
+            print('no chains in %s' % argv[2])
+            return 1
+        return 1 if bad else 0
     if argv[1:2] == ['--json']:
         argv = argv[1:]
         a, order_a = parse(argv[1])

@@ -225,8 +225,8 @@ static void feed(struct rows *r, const char *callee_first, enum pm_cg_order orde
 	for (size_t i = 0; i < n; i++)
 		chain[i] = loc(callee_first[i], i);
 	r->chain = chain;
-	pm_callgraph__add_sample(chain, n, order, children, 100, row_of,
-				 tree_of, r);
+	pm_callgraph__add_sample(chain, n, order, children, 100, row_of(r, 0),
+				 row_of, tree_of, r);
 }
 
 static void finish_rows(struct rows *r)
