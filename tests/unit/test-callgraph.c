@@ -11,11 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "pmprof/callgraph.h"
 #include "pmprof/error.h"
+#include "pmprof/report.h"
+#include "pmprof/table.h"
 #include "pmprof/strbuf.h"
 #include "pmprof/util.h"
 
@@ -294,6 +297,133 @@ static void test_sample_paths(void **state)
 	free_rows(&r);
 }
 
+/* ---- the view in text: perf's graph, flat and folded layouts ---- */
+
+/* A table of perf's call-graph columns: share (the branch value),
+ * period (what flows through), name (the frames). */
+static struct pm_table *graph_table(unsigned int flags)
+{
+	struct pm_table *t = pm_table__new();
+
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "Overhead", .type = PM_COL_PERCENT, .flags = PM_COLF_TREE_VALUE });
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "Period", .type = PM_COL_U64, .flags = PM_COLF_TREE_WEIGHT });
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "Symbol", .type = PM_COL_STRING, .flags = PM_COLF_TREE });
+	pm_table__set_flags(t, flags);
+	return t;
+}
+
+static size_t node(struct pm_table *t, double pct, uint64_t period, const char *name)
+{
+	size_t r = pm_table__add_row(t);
+
+	pm_table__set_double(t, r, 0, pct);
+	pm_table__set_u64(t, r, 1, period);
+	pm_table__set_str(t, r, 2, name);
+	return r;
+}
+
+static char *render_as(const struct pm_table *t, const char *format)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct pm_render_opts o = { .sz = sizeof(o), .no_header = true };
+
+	assert_non_null(f);
+	assert_int_equal(pm_table__render(t, f, pm_renderer__find(format), &o), 0);
+	fclose(f);
+	return buf;
+}
+
+static void test_graph_text(void **state)
+{
+	struct pm_table *t = graph_table(PM_TABLE_CALL_GRAPH), *k, *main_kids, *w;
+	size_t r;
+	char *got;
+
+	(void)state;
+	/* main: all of the row, one line of frames; below it work (with
+	 * leaf continuing its line: as heavy, the only child) and idle */
+	r = node(t, 60, 60, "[.] main");
+	k = pm_table__children(t, r);
+	main_kids = pm_table__children(k, node(k, 60, 60, "main"));
+	w = pm_table__children(main_kids, node(main_kids, 40, 40, "work"));
+	node(w, 40, 40, "leaf");
+	node(main_kids, 20, 20, "idle");
+	/* a row whose only node is lighter than it: a branch at the top */
+	r = node(t, 30, 30, "[.] other");
+	k = pm_table__children(t, r);
+	k = pm_table__children(k, node(k, 25, 25, "other"));
+	node(k, 25, 25, "caller");
+	got = render_as(t, "text");
+	assert_string_equal(got,
+		"60.00%  60  [.] main\n"
+		"            |\n"
+		"            ---main\n"
+		"               |\n"
+		"               |--40.00%--work\n"
+		"               |          leaf\n"
+		"               |\n"
+		"                --20.00%--idle\n"
+		"\n"
+		"30.00%  30  [.] other\n"
+		"            |\n"
+		"             --25.00%--other\n"
+		"                       caller\n"
+		"\n");
+	free(got);
+	pm_table__delete(t);
+}
+
+static void test_chains_text(void **state)
+{
+	struct pm_table *t = graph_table(PM_TABLE_CALL_CHAINS), *k;
+	char *got;
+
+	(void)state;
+	k = pm_table__children(t, node(t, 50, 50, "[.] leaf"));
+	node(k, 30, 30, "leaf;work;main");
+	node(k, 20, 20, "leaf;main");
+	got = render_as(t, "text");
+	assert_string_equal(got,
+		"50.00%  50  [.] leaf\n"
+		"           30.00%\n"
+		"                leaf\n"
+		"                work\n"
+		"                main\n"
+		"\n"
+		"           20.00%\n"
+		"                leaf\n"
+		"                main\n"
+		"\n");
+	free(got);
+	pm_table__set_flags(t, PM_TABLE_CALL_FOLDED);
+	got = render_as(t, "text");
+	assert_string_equal(got,
+		"50.00%  50  [.] leaf\n"
+		"30.00% leaf;work;main\n"
+		"20.00% leaf;main\n");
+	free(got);
+	pm_table__delete(t);
+	/* JSON: the nodes nested under the table's tree member, which the
+	 * trees made after it take too */
+	t = graph_table(PM_TABLE_CALL_GRAPH);
+	pm_table__set_tree_key(t, "callgraph");
+	k = pm_table__children(t, node(t, 50, 50, "[.] leaf"));
+	k = pm_table__children(k, node(k, 50, 50, "leaf"));
+	node(k, 50, 50, "main");
+	got = render_as(t, "json");
+	assert_string_equal(got,
+		"[{\"Overhead\":50,\"Period\":50,\"Symbol\":\"[.] leaf\",\"callgraph\":["
+		"{\"Overhead\":50,\"Period\":50,\"Symbol\":\"leaf\",\"callgraph\":["
+		"{\"Overhead\":50,\"Period\":50,\"Symbol\":\"main\"}]}]}]\n");
+	free(got);
+	pm_table__delete(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +431,8 @@ int main(void)
 		cmocka_unit_test(test_merge_and_sort),
 		cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_sample_paths),
+		cmocka_unit_test(test_graph_text),
+		cmocka_unit_test(test_chains_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
