@@ -124,7 +124,7 @@ static void args_release(struct args *a)
 int cmd_report(int argc, const char **argv)
 {
 	struct pm_cmd c = PM_CMD_INIT("report");
-	const char *sort = "dso,sym", *percentage = "absolute";
+	const char *sort = NULL, *percentage = "absolute";
 	bool quiet = false, unwind_check = false, ignored = false;
 	uint64_t max_stack = PM_UNWIND_MAX_FRAMES;	/* perf's default */
 	struct pm_hotspot_opts ho = { .sz = sizeof(ho) };
@@ -134,6 +134,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_INPUT(&c),
 		OPT_STRING('s', "sort", &sort, "keys",
 			   "sort by keys: dso, sym, comm, pid, tid, cpu, pc (default dso,sym)"),
+		OPT_STRING('F', "fields", &ho.fields, "fields",
+			   "show these: overhead, overhead_children, sample, period, sort keys"),
 		OPT_FORMAT(&c),
 		OPT_TOP(&c),
 		OPT_DOUBLE(0, "percent-limit", &ho.percent_limit, "percent",
@@ -164,6 +166,8 @@ int cmd_report(int argc, const char **argv)
 			    "leave out samples and chain entries without a symbol"),
 		OPT_STRING(0, "percentage", &percentage, "relative|absolute",
 			   "shares of what the filters keep, or of everything (default)"),
+		OPT_STRING('t', "field-separator", &c.ropts.separator, "sep",
+			   "text: cells apart by SEP, unpadded (SEP in a cell becomes '.')"),
 		OPT_BOOLEAN(0, "stdio", &ignored, "text output (what pmprof prints)"),
 		OPT_BOOLEAN('n', "show-nr-samples", &ignored,
 			    "the Samples column (pmprof always shows it)"),
@@ -190,7 +194,14 @@ int cmd_report(int argc, const char **argv)
 	args_release(&args);
 	if (status >= 0)
 		return status;
-	if (pm_hot_keys__parse(sort, ho.keys, &ho.nr_keys, &err))
+	/* -F's keys are the sort keys unless --sort says (perf's) */
+	if (ho.fields && pm_hot_fields__parse(ho.fields, ho.keys, &ho.nr_keys, &err))
+		return pm_cli_error(PM_EXIT_USAGE, "--fields", &err);
+	/* the Children column is -F's overhead_children */
+	if (ho.fields && pm_hot_fields__has(ho.fields, "overhead_children"))
+		ho.children = true;
+	if ((sort || !ho.nr_keys) &&
+	    pm_hot_keys__parse(sort ? sort : "dso,sym", ho.keys, &ho.nr_keys, &err))
 		return pm_cli_error(PM_EXIT_USAGE, "--sort", &err);
 	if (ho.percent_limit < 0 || ho.percent_limit > 100)
 		return pm_cli_errorf(PM_EXIT_USAGE, "--percent-limit", "takes 0 to 100");
@@ -208,6 +219,8 @@ int cmd_report(int argc, const char **argv)
 	pm_filter__delete(probe);
 	ho.filter = &fo;
 	c.ropts.no_header = c.ropts.no_comments = quiet;
+	if (c.ropts.separator && !*c.ropts.separator)
+		return pm_cli_errorf(PM_EXIT_USAGE, "--field-separator", "is empty");
 	if (unwind_check) {
 		c.sopts.unwind_mode = PM_UNWIND_CHECK;
 		checked.finish = checked_finish;

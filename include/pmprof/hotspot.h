@@ -47,6 +47,17 @@ enum pm_hot_key {
 int pm_hot_keys__parse(const char *spec, enum pm_hot_key *keys, size_t *nr,
 		       struct pm_error *err);
 
+/*
+ * perf's -F: the columns the tabular formats show, named as perf names
+ * them (overhead, overhead_children, sample, period, and the sort keys);
+ * JSON keeps them all. parse: the sort keys it names, in order (the keys
+ * when no --sort is given); -PM_EUSAGE naming a bad field. has: is the
+ * field (or a key by its alias) listed?
+ */
+int pm_hot_fields__parse(const char *spec, enum pm_hot_key *keys, size_t *nr,
+			 struct pm_error *err);
+bool pm_hot_fields__has(const char *spec, const char *word);
+
 struct pm_hotspot_opts {
 	size_t sz;			/* sizeof(struct pm_hotspot_opts); 0: this size */
 	enum pm_hot_key keys[PM_HOT_MAX_KEYS];
@@ -65,6 +76,8 @@ struct pm_hotspot_opts {
 	const struct pm_filter_opts *filter;
 	bool relative;			/* --percentage relative: shares of
 					   what the filters keep */
+	const char *fields;		/* -F: what text, CSV, TSV, HTML show
+					   (pm_hot_fields__parse()); NULL all */
 };
 
 struct pm_hotspot;

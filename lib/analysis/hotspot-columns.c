@@ -12,11 +12,16 @@
 
 /* "Overhead" for the leader, "Overhead:EVENT" and key "overhead_N" for
  * the other members of a group. */
-static size_t add_member_col(struct pm_table *t, const char *what,
+static size_t add_member_col(struct pm_table *t, const struct pm_hotspot_opts *o,
+			     const char *field, const char *what,
 			     const char *key, size_t i, const char *member,
 			     enum pm_table_type type, unsigned int flags)
 {
 	struct pm_table_column c = { .type = type, .flags = flags };
+
+	/* -F: what it leaves out only JSON shows */
+	if (o->fields && !pm_hot_fields__has(o->fields, field))
+		c.show = PM_SHOW_JSON;
 	char name[128], k[64];
 
 	snprintf(name, sizeof(name), i ? "%s:%s" : "%s", what, member);
@@ -46,15 +51,15 @@ void hot_columns__add(struct pm_table *t, const struct pm_hotspot_opts *o,
 		size_t c;
 
 		if (o->children) {
-			c = add_member_col(t, "Children", "children", i, mn, PM_COL_PERCENT,
+			c = add_member_col(t, o, "overhead_children", "Children", "children", i, mn, PM_COL_PERCENT,
 					   i ? 0 : pct);
 			if (!i)
 				g->share_col = c;
-			c = add_member_col(t, "Self", "self", i, mn, PM_COL_PERCENT, 0);
+			c = add_member_col(t, o, "overhead", "Self", "self", i, mn, PM_COL_PERCENT, 0);
 			if (!i)
 				g->self_col = (int)c;
 		} else {
-			c = add_member_col(t, "Overhead", "overhead", i, mn, PM_COL_PERCENT,
+			c = add_member_col(t, o, "overhead", "Overhead", "overhead", i, mn, PM_COL_PERCENT,
 					   i ? 0 : pct);
 			if (!i)
 				g->share_col = c;
@@ -65,11 +70,11 @@ void hot_columns__add(struct pm_table *t, const struct pm_hotspot_opts *o,
 		const char *mn = m ? m->name : "?";
 		size_t c;
 
-		c = add_member_col(t, "Samples", "samples", i, mn, PM_COL_U64,
+		c = add_member_col(t, o, "sample", "Samples", "samples", i, mn, PM_COL_U64,
 				   i ? 0 : value_flag(o, PM_CG_COUNT));
 		if (!i)
 			g->samples_col = c;
-		c = add_member_col(t, "Period", "period", i, mn, PM_COL_U64,
+		c = add_member_col(t, o, "period", "Period", "period", i, mn, PM_COL_U64,
 				   i ? 0 : value_flag(o, PM_CG_PERIOD) |
 				   (o->callgraph && !o->children ? PM_COLF_TREE_WEIGHT : 0));
 		if (!i)
@@ -92,6 +97,8 @@ void hot_columns__add(struct pm_table *t, const struct pm_hotspot_opts *o,
 
 		if (o->callgraph && o->keys[k] == PM_HOT_SYM)
 			col.flags |= PM_COLF_TREE;
+		if (o->fields && !pm_hot_fields__has(o->fields, d->name))
+			col.show = PM_SHOW_JSON;
 		kcol[k] = (size_t)pm_table__add_column(t, &col);
 		if (d->json_col.name)
 			pm_table__add_column(t, &d->json_col);

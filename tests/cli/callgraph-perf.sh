@@ -92,12 +92,30 @@ if rec fp -g -- "$fp" single; then
 	for v in period count; do
 		chains fp "-g folded,$v" --no-children -g "folded,0.5,$v"
 	done
+	# -F: the columns perf's names select (and its keys the sort keys), in
+	# pmprof's column order (perf takes the order of -F)
+	for F in overhead,sample,dso,sym overhead,period,dso,sym overhead,sym overhead,dso; do
+		t="$TMP/fields.$F"
+		perf report -i "$TMP/fp.data" --stdio -q --no-children -g none --percent-limit 0 \
+			-F "$F" 2>/dev/null | sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' | grep . |
+			sort >"$t.perf"
+		"$PMPROF" report -i "$TMP/fp.data" -q -F "$F" |
+			sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' | sort >"$t.pmprof"
+		check_files_eq "fp: -F $F: perf's columns and rows" "$t.perf" "$t.pmprof"
+	done
+	# -t: the cells of the rows apart by the separator, unpadded
+	"$PMPROF" report -i "$TMP/fp.data" -q -t ';' >"$TMP/sep.out"
+	"$PMPROF" report -i "$TMP/fp.data" --format csv | python3 -c '
+import csv, sys
+rows = list(csv.reader(sys.stdin))[1:]
+print("\n".join(";".join([r[0] + "%"] + r[1:]) for r in rows))' >"$TMP/sep.want"
+	check_files_eq "fp: -t ';': the cells apart by ;" "$TMP/sep.want" "$TMP/sep.out"
 	rows fp "--dsos libc.so.6,cg-prog" --dsos libc.so.6,cg-prog
 	rows fp "--symbols spin_alpha,cmp" --symbols spin_alpha,cmp
 	rows fp "--symbols ... --percentage relative" --symbols spin_alpha,cmp --percentage relative
 	rows fp "-U" -U
 	MIN=2 rows fp "--time 0%-50%" --time 0%-50%
-	MIN=2 rows fp "--time 10%/3" --time 10%/3
+	MIN=1 rows fp "--time 10%/3" --time 10%/3
 	MIN=2 rows fp "--time 25%" --time 25%
 	MIN=2 rows fp "--time 0%-20%,60%-80%" --time 0%-20%,60%-80%
 	# seconds: from 0.1 s after the first sample to 0.3 s after
@@ -167,4 +185,5 @@ done <<'LIST'
 --cpu .x.: CPUs are numbers|-C x
 --pid|--pid 1x
 --max-stack: takes 1 to 1000|--max-stack 0
+--fields: unknown field 'bogus'|-F overhead,bogus
 LIST
