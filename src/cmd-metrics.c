@@ -8,6 +8,7 @@
 
 #include "builtin.h"
 #include "cli.h"
+#include "pmprof/filter.h"
 #include "pmprof/metrics.h"
 
 static const char *const metrics_usage[] = {
@@ -18,6 +19,7 @@ static const char *const metrics_usage[] = {
 int cmd_metrics(int argc, const char **argv)
 {
 	struct pm_cmd c = PM_CMD_INIT("metrics");
+	struct pm_filter_opts fo = { .sz = sizeof(fo) };
 	const char *mode = NULL, *match = "sym";
 	struct pm_metrics_opts mo = { .sz = sizeof(mo), .need_reads = true };
 	const struct pm_option options[] = {
@@ -28,6 +30,7 @@ int cmd_metrics(int argc, const char **argv)
 			   "discard also compares the caller (callchain)"),
 		OPT_TOP(&c),
 		OPT_BOOLEAN(0, "ci", &mo.ci, "95% confidence interval of each metric"),
+		OPT_SAMPLE_FILTERS(&fo),
 		OPT_SYMBOL_SOURCES(&c),
 		OPT_FORMAT(&c),
 		OPT_END(),
@@ -48,7 +51,7 @@ int cmd_metrics(int argc, const char **argv)
 	mo.layout = c.format == pm_renderer__find("tsv") ? PM_METRICS_LAYOUT_ARM
 							 : PM_METRICS_LAYOUT_TEXT;
 	m = pm_metrics__new(&mo);
-	status = pm_cmd__run(&c, &pm_metrics_analysis, m);
+	status = pm_cmd__run_filtered(&c, &pm_metrics_analysis, m, &fo);
 	pm_metrics__delete(m);
 	return status;
 }

@@ -46,33 +46,29 @@ static int checked_finish(void *x, struct pm_session *s, struct pm_report **out,
 	return pm_hotspot_analysis.finish(x, s, out, err);
 }
 
-struct graph_arg {
-	struct pm_hotspot_opts *ho;
-	struct pm_error err;
-	bool bad;
-};
-
 /* -g, --call-graph [SPEC]: the view on, SPEC's words applied. */
-static struct graph_arg graph;
-
 static int graph_cb(const struct pm_option *opt, const char *arg)
 {
-	(void)opt;
-	graph.ho->callgraph = true;
-	if (arg && pm_cg_opts__parse(&graph.ho->cg, arg, &graph.err)) {
-		pm_cli_error(PM_EXIT_USAGE, "--call-graph", &graph.err);
+	struct pm_hotspot_opts *ho = opt->value;
+	struct pm_error err = { 0 };
+
+	ho->callgraph = true;
+	if (arg && pm_cg_opts__parse(&ho->cg, arg, &err)) {
+		pm_cli_error(PM_EXIT_USAGE, "--call-graph", &err);
 		return -1;
 	}
 	return 0;
 }
 
+/* -G: the view in caller order. */
 static int inverted_cb(const struct pm_option *opt, const char *arg)
 {
-	(void)opt;
+	struct pm_hotspot_opts *ho = opt->value;
+
 	(void)arg;
-	graph.ho->callgraph = true;
-	graph.ho->cg.order = PM_CG_CALLER;
-	graph.ho->cg.order_set = true;
+	ho->callgraph = true;
+	ho->cg.order = PM_CG_CALLER;
+	ho->cg.order_set = true;
 	return 0;
 }
 
@@ -145,10 +141,10 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN(0, "children", &ho.children,
 			    "add callers' shares from callchains (Children, Self); --no-children: not"),
 		{ .type = PM_OPT_CALLBACK, .short_name = 'g', .long_name = "call-graph",
-		  .argh = "mode,order,threshold", .flags = PM_OPT_OPTARG, .cb = graph_cb,
+		  .value = &ho, .argh = "mode,order,threshold", .flags = PM_OPT_OPTARG, .cb = graph_cb,
 		  .help = "the call graph under each row: graph|fractal|flat|folded|none, "
 			  "caller|callee, a threshold % (default graph,0.5,callee)" },
-		OPT_CALLBACK_NOARG('G', "inverted", NULL,
+		OPT_CALLBACK_NOARG('G', "inverted", &ho,
 				   "the call graph, in caller order (-g caller)", inverted_cb),
 		OPT_U64(0, "max-stack", &max_stack, "n",
 			"use at most N call chain entries (default 127, as perf)"),
@@ -185,7 +181,6 @@ int cmd_report(int argc, const char **argv)
 	int status;
 
 	pm_cg_opts__init(&ho.cg);
-	graph.ho = &ho;
 	if (join_graph_words(argc, argv, &args)) {
 		args_release(&args);
 		return pm_cli_errorf(PM_EXIT_INPUT, NULL, "out of memory");

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pmprof/analysis.h"
 #include "pmprof/session.h"
 
 struct pm_error;
@@ -83,5 +84,22 @@ bool pm_filter__row(const struct pm_filter *f, const struct pm_dso *dso,
 /* -U: is this call chain entry to be left out? */
 bool pm_filter__hides_entry(const struct pm_filter *f,
 			    const struct pm_addr_loc *loc);
+
+/*
+ * An analysis behind the sample filters (-C, --time, -U, --pid, --tid,
+ * --comm): the samples they leave out never reach inner (for analyses
+ * without rows of their own to hide: metrics, profileme, mem; --dsos and
+ * --symbols are the hotspot's). Run pm_filtered_analysis with a struct
+ * pm_filtered as its x; pm_filtered__release() after.
+ */
+struct pm_filtered {
+	const struct pm_analysis *inner;
+	void *x;				/* inner's */
+	const struct pm_filter_opts *opts;
+	struct pm_filter *filter;		/* made at the first sample */
+};
+
+extern const struct pm_analysis pm_filtered_analysis;
+void pm_filtered__release(struct pm_filtered *fa);
 
 #endif

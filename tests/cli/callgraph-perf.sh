@@ -161,6 +161,37 @@ if rec dwarf --call-graph dwarf -- "$fp" threads; then
 	chains dwarf "-g folded --children" --children -g folded
 fi
 
+# metrics behind the sample filters: the CPUs' samples add up to all of
+# them, a process not recorded has none, --time slices are a part; and
+# profileme and mem take the same options.
+if rec grp '-e' '{cpu-clock,page-faults}:S' --sample-cpu -- "$fp" single; then
+	msamples() {	# msamples ARGS...: metrics' samples (windows and openings)
+		"$PMPROF" metrics -i "$TMP/grp.data" --format json "$@" 2>>"$TMP/grp.err" |
+			python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["samples"] + d["opening"])'
+	}
+	all=$(msamples)
+	c0=$(msamples -C 0)
+	c1=$(msamples -C 1)
+	rest=$(msamples -C 2-1023)
+	none=$(msamples --pid 1)
+	half=$(msamples --time 0%-50%)
+	if [ -n "$all" ] && [ "$all" -gt 0 ] && [ $((c0 + c1 + rest)) = "$all" ]; then
+		ok "grp: metrics -C: the CPUs' samples add up to all $all"
+	else
+		not_ok "grp: metrics -C: $c0 + $c1 + $rest of $all: $(head -1 "$TMP/grp.err")"
+	fi
+	check_eq "grp: metrics --pid 1: no samples" 0 "$none"
+	if [ -n "$half" ] && [ "$half" -lt "$all" ] && [ "$half" -gt 0 ]; then
+		ok "grp: metrics --time 0%-50%: $half of the $all samples"
+	else
+		not_ok "grp: metrics --time 0%-50%: $half of $all"
+	fi
+	for cmd in profileme mem; do
+		expect "$cmd --cpu x: a usage error" 1 "--cpu 'x'" "$PMPROF" $cmd -i "$TMP/grp.data" -C x
+	done
+	expect "metrics --time 5,2: a usage error" 1 "--time" "$PMPROF" metrics -i "$TMP/grp.data" --time 5,2
+fi
+
 # -g on a recording without call chains says so; bad words are usage errors.
 if rec plain -- "$fp" single; then
 	"$PMPROF" report -i "$TMP/plain.data" -g >"$TMP/plain.out" 2>"$TMP/plain.err"
