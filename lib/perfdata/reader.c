@@ -333,6 +333,7 @@ static int read_attrs(struct pm_reader *r, struct pm_error *err)
 		struct pm_section ids;
 		struct pm_attr attr;
 		struct pm_event *ev;
+		char what[40];
 		uint64_t j;
 
 		ret = pm_attr__decode(&attr, p, attr_len, r->big_endian, err);
@@ -343,6 +344,10 @@ static int read_attrs(struct pm_reader *r, struct pm_error *err)
 			}
 			return ret;
 		}
+		snprintf(what, sizeof(what), "attr %" PRIu64, i);
+		ret = pm_attr__check_abi(&attr, what, off, err);
+		if (ret)
+			return ret;
 		read_section(r, p + attr_len, &ids);
 		ret = check_section(r, "event ids", &ids, off + attr_len, err);
 		if (ret)
