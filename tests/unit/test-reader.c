@@ -848,6 +848,47 @@ static void test_interrupted_recording(void **state)
 	free(b.p);
 }
 
+/* A completed recording with no records: data size 0 and the feature
+ * index at data.offset. Its features count; it is not cut short. A cut
+ * one with no record yet (the header written at the start) is. */
+static void test_empty_recording(void **state)
+{
+	static const struct tattr a = { .type = 1, .sample_type = PM_SAMPLE_IP };
+	struct rawbuf d = { 0 }, b;
+	struct tfile f = { .attrs = &a, .nr_attrs = 1, .attr_bytes = 128,
+			   .data = &d, .hostname = "done", .interrupted = true };
+	struct pm_reader *r;
+	struct pm_record rec;
+	struct pm_error err = { 0 };
+	int be;
+
+	(void)state;
+	for (be = 0; be < 2; be++) {
+		f.be = be;
+		b = build_file(&f);
+		r = open_buf(&b);
+		assert_false(pm_reader__interrupted(r));
+		assert_string_equal(pm_reader__features(r)->hostname, "done");
+		assert_int_equal(pm_reader__next(r, &rec, &err), 0);
+		pm_reader__delete(r);
+		/* killed before any record: the header alone, or with perf's
+		 * feature bits and no index yet */
+		b.len = 104 + 144;
+		r = open_buf(&b);
+		assert_true(pm_reader__interrupted(r));
+		assert_int_equal(pm_reader__next(r, &rec, &err), 0);
+		pm_reader__delete(r);
+		free(b.p);
+		/* an index entry that points into the index */
+		b = build_file(&f);
+		rb_patch(&b, 104 + 144, 104 + 144, 8);
+		r = open_buf(&b);
+		assert_true(pm_reader__interrupted(r));
+		pm_reader__delete(r);
+		free(b.p);
+	}
+}
+
 static void test_lying_counts(void **state)
 {
 	struct rawbuf b = small_file(false);
@@ -972,6 +1013,7 @@ int main(void)
 		cmocka_unit_test(test_extra_payloads),
 		cmocka_unit_test(test_every_truncation_fails_with_offset),
 		cmocka_unit_test(test_interrupted_recording),
+		cmocka_unit_test(test_empty_recording),
 		cmocka_unit_test(test_lying_counts),
 		cmocka_unit_test(test_attr_size_bounds),
 		cmocka_unit_test(test_not_perf_data),
