@@ -707,6 +707,83 @@ static void test_compressed(void **state)
 	}
 }
 
+/* One COMPRESSED record of `plain`, flushed whole (its zstd bytes must fit
+ * a record: the caller's data compresses well). */
+static void put_compressed_whole(struct rawbuf *d, ZSTD_CStream *cs, const struct rawbuf *plain)
+{
+	size_t room = ZSTD_compressBound(plain->len) + 64, at;
+	uint8_t *out = malloc(room);
+	ZSTD_inBuffer in = { plain->p, plain->len, 0 };
+	ZSTD_outBuffer o = { out, room, 0 };
+
+	assert_int_equal(ZSTD_compressStream2(cs, &o, &in, ZSTD_e_flush), 0);
+	assert_true(o.pos <= 65535 - 8);
+	at = rb_record_begin(d, PM_RECORD_COMPRESSED, 0);
+	rb_bytes(d, out, o.pos);
+	rb_record_end(d, at);
+	free(out);
+}
+
+/* A payload that inflates to far more than the reader's output chunk
+ * (256 KB): zstd takes all the input long before it has given all the
+ * output. Every record still comes out, and before the plain record that
+ * follows the COMPRESSED one in the file; the last payload's tail too. */
+static void test_compressed_large_payload(void **state)
+{
+	const struct tattr a = { .type = 1, .sample_type = PM_SAMPLE_IP };
+	struct rawbuf part = { 0 }, d = { 0 }, b;
+	struct tfile f = { .attrs = &a, .nr_attrs = 1, .attr_bytes = 128, .data = &d };
+	ZSTD_CStream *cs = ZSTD_createCStream();
+	enum { N = 40000 };	/* 16-byte samples: 640 KB a payload */
+	struct pm_record rec;
+	struct pm_sample s;
+	struct pm_error err = { 0 };
+	struct pm_reader *r;
+	uint64_t want[2 * N + 1], seen = 0;
+	int k, i, ret;
+
+	(void)state;
+	ZSTD_initCStream(cs, 3);
+	for (k = 0; k < 2; k++) {
+		part.len = 0;
+		for (i = 0; i < N; i++) {
+			size_t at = rb_record_begin(&part, PM_RECORD_SAMPLE, 0);
+
+			rb_u64(&part, 0x1000 + 0x100000 * (uint64_t)k + (uint64_t)(i % 7));
+			rb_record_end(&part, at);
+			want[(size_t)k * (N + 1) + (size_t)i] = 0x1000 + 0x100000 * (uint64_t)k +
+								(uint64_t)(i % 7);
+		}
+		put_compressed_whole(&d, cs, &part);
+		if (k == 0) {	/* a plain sample between the two */
+			size_t at = rb_record_begin(&d, PM_RECORD_SAMPLE, 0);
+
+			rb_u64(&d, 0x999);
+			rb_record_end(&d, at);
+			want[N] = 0x999;
+		}
+	}
+	b = build_file(&f);
+	r = open_buf(&b);
+	while ((ret = pm_reader__next(r, &rec, &err)) > 0) {
+		if (rec.type != PM_RECORD_SAMPLE)
+			continue;
+		assert_int_equal(pm_reader__parse_sample(r, &rec, &s, &err), 0);
+		if (seen >= 2 * N + 1 || s.ip != want[seen])
+			fail_msg("sample %llu: ip %#llx", (unsigned long long)seen,
+				 (unsigned long long)s.ip);
+		seen++;
+	}
+	if (ret < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(seen, 2 * N + 1);
+	pm_reader__delete(r);
+	ZSTD_freeCStream(cs);
+	free(b.p);
+	free(d.p);
+	free(part.p);
+}
+
 /* ---- payloads outside header.size, unknown types --------------------- */
 
 static void test_extra_payloads(void **state)
@@ -1010,6 +1087,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_format_bits),
 		cmocka_unit_test(test_branch_counters),
 		cmocka_unit_test(test_compressed),
+		cmocka_unit_test(test_compressed_large_payload),
 		cmocka_unit_test(test_extra_payloads),
 		cmocka_unit_test(test_every_truncation_fails_with_offset),
 		cmocka_unit_test(test_interrupted_recording),
