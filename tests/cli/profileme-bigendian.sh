@@ -33,7 +33,8 @@ cd "$TOP" || exit 1
 SRCS=(lib/core/*.c lib/perfdata/attr.c lib/perfdata/attr_print.c
       lib/perfdata/features.c lib/perfdata/idmap.c lib/perfdata/reader.c
       lib/perfdata/records.c lib/perfdata/sample.c lib/perfdata/source.c
-      lib/decode/*.c lib/analysis/profileme.c lib/analysis/mem.c
+      lib/decode/*.c lib/analysis/profileme.c lib/analysis/profileme-row.c
+      lib/analysis/mem.c
       lib/table/*.c tests/bigendian/pm-json.c)
 FLAGS=(-std=gnu11 -O1 -Wall -Wextra -Werror -Wno-missing-field-initializers
        -D_GNU_SOURCE -Itests/bigendian/stub -Iinclude -Ilib)
