@@ -102,11 +102,31 @@ int pm_metrics_mode__parse(const char *s, enum pm_metrics_mode *out);
 int pm_metrics_match__parse(const char *s, enum pm_metrics_match *out);
 const char *pm_metrics_mode__name(enum pm_metrics_mode m);
 
+/*
+ * One closed window, as the observer (pm_metrics_opts.window) sees it
+ * right after pm_metrics__sample() kept or discarded it: the counters of
+ * the sampling event's group (indices of pm_metrics__counter_name) and
+ * their counts in the window. Valid during the call only.
+ */
+struct pm_metrics_window {
+	bool kept;
+	size_t nr;
+	const int *counters;
+	const uint64_t *delta;
+};
+
+typedef void (*pm_metrics_window_fn)(void *arg,
+				     const struct pm_metrics_window *w);
+
 struct pm_metrics_opts {
 	enum pm_metrics_mode mode;
 	enum pm_metrics_match match;
 	bool ci;		/* accumulate what the intervals need */
 	const char *arch;	/* ARCH feature, for raw PMU codes; may be NULL */
+	/* Told of every window the sample being added closes (annotate
+	 * charges it to that sample's instruction); NULL: nobody. */
+	pm_metrics_window_fn window;
+	void *window_arg;
 };
 
 /*
