@@ -65,12 +65,32 @@ enum pm_sim_dist_kind {
 struct pm_sim_dist {
 	enum pm_sim_dist_kind kind;
 	double a, b;
+	double max;		/* draws stop here (the field's range); 0: none */
 };
 
 /* The distribution's mean (what a long run converges to). */
 double pm_sim_dist__mean(const struct pm_sim_dist *d);
-/* One draw from the generator state (pm_splitmix64). Never negative. */
+/* One draw from the generator state (pm_splitmix64). Never negative,
+ * never above d->max when that is set. */
 double pm_sim_dist__draw(const struct pm_sim_dist *d, uint64_t *rng);
+
+/*
+ * The ranges of the model's numbers. Each keeps every count the CPU
+ * derives from it an exact integer in a double and in a uint64_t (a call
+ * is at most 1e12 instructions x 1000 CPI = 1e15 cycles < 2^53), and a
+ * whole run stays below PM_SIM_MAX_CYCLES per thread, where the clock (a
+ * double in ns) would start to lose nanoseconds.
+ */
+#define PM_SIM_MAX_INSTRUCTIONS 1e12	/* per call */
+#define PM_SIM_MAX_CPI 1000.0
+#define PM_SIM_MAX_PER_KI 1e6		/* events per 1000 instructions */
+#define PM_SIM_MAX_EVENTS 1e12		/* after_interrupt, per interrupt */
+#define PM_SIM_MAX_SKID 1e9		/* cycles */
+#define PM_SIM_MAX_IRQ_CYCLES 1e9
+#define PM_SIM_MAX_TIMESLICE_MS 1e6
+#define PM_SIM_MAX_CYCLES 9007199254740992.0	/* 2^53, per thread */
+/* The output's bound when pm_sim_opts.max_size is 0: 2 GiB. */
+#define PM_SIM_DEFAULT_MAX_SIZE (2ULL << 30)
 
 /* Model streams 0 and 1 are always cycles and instructions; the others
  * are the events the functions give rates for, in order of appearance. */
@@ -159,6 +179,8 @@ struct pm_sim_opts {
 	uint64_t max_sample_rate;	/* 0: 100000 */
 	bool no_throttle;
 	const char *model_origin;	/* what the user named (cmdline) */
+	uint64_t max_size;		/* bytes of output; 0: the default.
+					   Past it the run stops: -EFBIG */
 };
 
 struct pm_sim_truth_func {
