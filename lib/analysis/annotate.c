@@ -277,9 +277,13 @@ int pm_annotate__add(struct pm_annotate *a, struct pm_session *s,
 			pm_profileme_row__add(a->cur->pm, &cls);
 		}
 	}
-	pm_metrics__sample(a->metrics, ctx->sample, &mloc);
+	ret = pm_metrics__sample(a->metrics, ctx->sample, &mloc, err);
 	a->cur = NULL;
-	return 0;
+	if (ret && err) {	/* a read that fits no group: bad input */
+		err->has_offset = true;
+		err->offset = ctx->record_offset;
+	}
+	return ret;
 }
 
 int pm_annotate__record(struct pm_annotate *a, struct pm_session *s,
