@@ -114,14 +114,15 @@ const char *pm_metrics_mode__name(enum pm_metrics_mode m);
 
 /*
  * One closed window, as the observer (pm_metrics_opts.window) sees it
- * right after pm_metrics__sample() kept or discarded it: the counters of
- * the sampling event's group (indices of pm_metrics__counter_name) and
- * their counts in the window. Valid during the call only.
+ * right after pm_metrics__sample() kept or discarded it: the members of
+ * the sampling event's group (event indices, in the order the events
+ * were added: pm_event.idx for pm_metrics__add_reader_events) and their
+ * counts in the window. Valid during the call only.
  */
 struct pm_metrics_window {
 	bool kept;
 	size_t nr;
-	const int *counters;
+	const int *events;
 	const uint64_t *delta;
 };
 
@@ -243,6 +244,8 @@ const struct pm_metrics_summary *pm_metrics__summary(struct pm_metrics *m);
  * group learnt from a later sample adds counters. */
 size_t pm_metrics__nr_counters(const struct pm_metrics *m);
 const char *pm_metrics__counter_name(const struct pm_metrics *m, size_t c);
+/* The counter's event (its index as added), or -1. */
+int pm_metrics__counter_event(const struct pm_metrics *m, size_t c);
 
 struct pm_metrics_func {
 	const char *dso_name;		/* "[unknown]" when unknown */

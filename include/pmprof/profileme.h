@@ -245,6 +245,9 @@ struct pm_profileme_row {
 /* Count one sample's class into a row (samples, killed, ..., traps). */
 void pm_profileme_row__add(struct pm_profileme_row *r,
 			   const struct pm_profileme_class *cls);
+/* Add the counts of row o (NULL: none) to r's (names and keys stay). */
+void pm_profileme_row__merge(struct pm_profileme_row *r,
+			     const struct pm_profileme_row *o);
 /* The row's traps as "dtb1=3 replay=1" (most first, ties in the enum's
  * order), appended to sb. */
 void pm_profileme_row__traps(const struct pm_profileme_row *r,

@@ -12,7 +12,7 @@ struct an_insn {
 	uint64_t addr;
 	uint64_t samples, period;
 	uint64_t windows, discarded;	/* closing here: kept, discarded */
-	uint64_t *sums;			/* per counter over kept windows */
+	uint64_t *sums;			/* per event over kept windows */
 	struct pm_profileme_row *pm;	/* ProfileMe status, or NULL */
 };
 
@@ -34,7 +34,9 @@ struct pm_annotate {
 	char *symbol;
 	struct pm_metrics *metrics;
 	bool events_added;
-	size_t nr_counters;
+	size_t nr_events;		/* the recording's, when windows began */
+	size_t nr_counters;		/* at finish: the windows' counters */
+	int *counter_ev;		/* and each one's event index */
 
 	struct an_func **funcs;		/* sorted by key */
 	size_t nr_funcs, alloc_funcs;

@@ -40,7 +40,10 @@ struct an_source {
 	size_t nr;
 };
 
-static void cell_add(struct an_cell *c, const struct an_insn *in, size_t nr_counters)
+/* An instruction's sums into a row's; its window sums are by event,
+ * the row's by counter. */
+static void cell_add(struct an_cell *c, const struct an_insn *in,
+		     const struct pm_annotate *a)
 {
 	size_t i;
 
@@ -49,31 +52,23 @@ static void cell_add(struct an_cell *c, const struct an_insn *in, size_t nr_coun
 	c->windows += in->windows;
 	c->discarded += in->discarded;
 	if (in->sums)
-		for (i = 0; i < nr_counters; i++)
-			c->sums[i] += in->sums[i];
-	if (in->pm) {
-		c->pm.samples += in->pm->samples;
-		c->pm.killed += in->pm->killed;
-		c->pm.invalid += in->pm->invalid;
-		c->pm.mispredicted += in->pm->mispredicted;
-		c->pm.taken += in->pm->taken;
-		c->pm.stalled += in->pm->stalled;
-		c->pm.pctr1_sum += in->pm->pctr1_sum;
-		for (i = 0; i < PM_TRAP__NR; i++)
-			c->pm.traps[i] += in->pm->traps[i];
-	}
+		for (i = 0; i < a->nr_counters; i++)
+			c->sums[i] += in->sums[a->counter_ev[i]];
+	pm_profileme_row__merge(&c->pm, in->pm);
 }
 
 static void cell_add_cell(struct an_cell *c, const struct an_cell *o,
 			  size_t nr_counters)
 {
-	struct an_insn in = {
-		.samples = o->samples, .period = o->period, .windows = o->windows,
-		.discarded = o->discarded, .sums = o->sums,
-		.pm = (struct pm_profileme_row *)&o->pm,
-	};
+	size_t i;
 
-	cell_add(c, &in, nr_counters);
+	c->samples += o->samples;
+	c->period += o->period;
+	c->windows += o->windows;
+	c->discarded += o->discarded;
+	for (i = 0; i < nr_counters; i++)
+		c->sums[i] += o->sums[i];
+	pm_profileme_row__merge(&c->pm, &o->pm);
 }
 
 /* ---- order ------------------------------------------------------------- */
@@ -276,7 +271,7 @@ static struct an_row *lay_out(struct pm_annotate *a, const struct an_func *f,
 
 		if (!in)
 			r->addr = f->insns[i].addr;
-		cell_add(&r->c, &f->insns[i], nc);
+		cell_add(&r->c, &f->insns[i], a);
 	}
 	/* f's addresses are sorted, but not among the instructions. */
 	if (nr > d->nr)
@@ -423,6 +418,16 @@ int pm_annotate__finish(struct pm_annotate *a, struct pm_session *s,
 
 	if ((ret = an_add_events(a, s, err)))	/* a recording without samples */
 		return ret;
+	a->nr_counters = pm_metrics__nr_counters(a->metrics);
+	a->counter_ev = pm_calloc(a->nr_counters + 1, sizeof(*a->counter_ev));
+	for (i = 0; i < a->nr_counters; i++) {
+		int ev = pm_metrics__counter_event(a->metrics, i);
+
+		/* An event the windows know but annotate did not: count 0. */
+		a->counter_ev[i] = ev >= 0 && (size_t)ev < a->nr_events ?
+				   ev : (int)a->nr_events;
+	}
+	a->sum.windows = a->nr_counters > 0;
 	order = pm_calloc(a->nr_funcs + 1, sizeof(*order));
 	memcpy(order, a->funcs, a->nr_funcs * sizeof(*order));
 	qsort(order, a->nr_funcs, sizeof(*order), cmp_funcs);

@@ -58,6 +58,7 @@ void pm_annotate__delete(struct pm_annotate *a)
 	for (i = 0; i < a->nr_funcs; i++)
 		free_func(a->funcs[i]);
 	free(a->funcs);
+	free(a->counter_ev);
 	for (i = 0; i < a->nr_out; i++)
 		pm_table__delete(a->out[i].table);
 	free(a->out);
@@ -181,8 +182,7 @@ int an_add_events(struct pm_annotate *a, struct pm_session *s,
 		return 0;
 	a->events_added = true;
 	ret = pm_metrics__add_reader_events(a->metrics, pm_session__reader(s), err);
-	a->nr_counters = pm_metrics__nr_counters(a->metrics);
-	a->sum.windows = a->nr_counters > 0;
+	a->nr_events = pm_reader__nr_events(pm_session__reader(s));
 	return ret;
 }
 
@@ -202,10 +202,10 @@ static void on_window(void *arg, const struct pm_metrics_window *w)
 	in->windows++;
 	a->cur_func->windows++;
 	if (!in->sums)
-		in->sums = pm_calloc(a->nr_counters, sizeof(*in->sums));
+		in->sums = pm_calloc(a->nr_events + 1, sizeof(*in->sums));
 	for (i = 0; i < w->nr; i++)
-		if (w->counters[i] >= 0 && (size_t)w->counters[i] < a->nr_counters)
-			in->sums[w->counters[i]] += w->delta[i];
+		if (w->events[i] >= 0 && (size_t)w->events[i] < a->nr_events)
+			in->sums[w->events[i]] += w->delta[i];
 }
 
 /* ---- samples --------------------------------------------------------------- */

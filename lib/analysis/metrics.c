@@ -542,7 +542,7 @@ int pm_metrics__sample(struct pm_metrics *m, const struct pm_sample *s,
 		if (m->opts.window) {
 			struct pm_metrics_window w = {
 				.kept = keep, .nr = nr,
-				.counters = m->groups[e->group].counter,
+				.events = m->groups[e->group].member,
 				.delta = m->delta,
 			};
 

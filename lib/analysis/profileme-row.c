@@ -22,6 +22,24 @@ void pm_profileme_row__add(struct pm_profileme_row *r,
 		r->traps[cls->trap]++;
 }
 
+void pm_profileme_row__merge(struct pm_profileme_row *r,
+			     const struct pm_profileme_row *o)
+{
+	size_t i;
+
+	if (!o)
+		return;
+	r->samples += o->samples;
+	r->killed += o->killed;
+	r->invalid += o->invalid;
+	r->mispredicted += o->mispredicted;
+	r->taken += o->taken;
+	r->stalled += o->stalled;
+	r->pctr1_sum += o->pctr1_sum;
+	for (i = 0; i < PM_TRAP__NR; i++)
+		r->traps[i] += o->traps[i];
+}
+
 void pm_profileme_row__traps(const struct pm_profileme_row *r,
 			     struct pm_strbuf *sb)
 {
