@@ -112,7 +112,8 @@ static void add_columns(struct pm_annotate *a, struct pm_table *t,
 	c->pct = col(t, "Percent", "percent", PM_COL_PERCENT, 2);
 	c->samples = col(t, "Samples", "samples", PM_COL_U64, 0);
 	c->period = col(t, "Period", "period", PM_COL_U64, 0);
-	if (a->nr_counters) {
+	/* Window columns where the event reads counters. */
+	if (a->nr_counters && (f->ev->attr.sample_type & PM_SAMPLE_READ)) {
 		c->windows = col(t, "Windows", "windows", PM_COL_U64, 0);
 		c->discarded = col(t, "Discarded", "discarded", PM_COL_U64, 0);
 		for (i = 0; i < a->nr_counters; i++) {
