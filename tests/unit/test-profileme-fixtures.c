@@ -2,10 +2,10 @@
 /*
  * `pmprof profileme`, `pmprof mem` and `pmprof annotate` end to end on
  * fixture recordings written with the fixture kit: an Alpha program's
- * samples in both byte orders, resolved with --symfs against an Alpha ELF. Each command runs
- * in-process; its JSON is compared with a document written out by hand
- * below (every count worked out from the sample list, never from the
- * accumulator).
+ * samples in both byte orders, resolved with --symfs against an Alpha ELF.
+ * Each command runs in-process; its JSON is compared with a document
+ * written out by hand below (every count worked out from the sample list,
+ * never from the accumulator).
  *
  * Run as `test-profileme-fixtures --write DIR` it only writes the fixture
  * files into DIR, for the CLI tests (tests/cli/profileme.sh and
