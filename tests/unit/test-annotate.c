@@ -133,6 +133,14 @@ static void write_data(const struct dirs *d)
 	pm_kit__save(k, d->data);
 }
 
+/* The program and the recording, in a new directory. */
+static void fixture(struct dirs *d)
+{
+	make_dirs(d);
+	write_prog(d);
+	write_data(d);
+}
+
 struct run {
 	struct pm_annotate *an;
 	struct pm_error *err;
@@ -225,9 +233,7 @@ static void test_windows_none(void **state)
 	struct dirs d;
 
 	(void)state;
-	make_dirs(&d);
-	write_prog(&d);
-	write_data(&d);
+	fixture(&d);
 	an = annotate(&d, &ao, &s);
 	assert_true(pm_annotate__summary(an)->windows);
 	assert_int_equal(pm_annotate__summary(an)->samples, 6);
@@ -274,9 +280,7 @@ static void test_windows_discard(void **state)
 	struct dirs d;
 
 	(void)state;
-	make_dirs(&d);
-	write_prog(&d);
-	write_data(&d);
+	fixture(&d);
 	an = annotate(&d, &ao, &s);
 	f = find(an, "cycles", "f");
 	g = find(an, "cycles", "g");
@@ -303,9 +307,7 @@ static void test_symbol_and_top(void **state)
 	struct dirs d;
 
 	(void)state;
-	make_dirs(&d);
-	write_prog(&d);
-	write_data(&d);
+	fixture(&d);
 	an = annotate(&d, &ao, &s);
 	/* g for cycles (2 samples), then g for cpu-clock (1) */
 	assert_int_equal(pm_annotate__nr(an), 2);
@@ -343,9 +345,7 @@ static void test_no_disassembly(void **state)
 	bool said = false;
 
 	(void)state;
-	make_dirs(&d);
-	write_prog(&d);
-	write_data(&d);
+	fixture(&d);
 	an = annotate(&d, &ao, &s);
 	f = find(an, "cycles", "f");
 	assert_non_null(f->disasm_error);
