@@ -43,8 +43,8 @@ static void print_text(const struct pm_annotate *an)
 	struct pm_table_render_opts ro = { .hash_header = true };
 	size_t i;
 
-	printf("# %" PRIu64 " samples, %zu functions annotated\n", sum->samples,
-	       pm_annotate__nr(an));
+	printf("# %" PRIu64 " samples, %zu annotated function%s\n", sum->samples,
+	       pm_annotate__nr(an), pm_annotate__nr(an) == 1 ? "" : "s");
 	for (i = 0; i < pm_annotate__nr_notes(an); i++)
 		printf("# %s\n", pm_annotate__note(an, i));
 	for (i = 0; i < pm_annotate__nr(an); i++) {
@@ -175,7 +175,7 @@ static void print_delimited(const struct pm_annotate *an, enum pm_output_format 
 }
 
 static const char *const annotate_usage[] = {
-	"pmprof annotate [-i FILE] [SYMBOL] [--top N] [--no-source] [--objdump PATH] [--format FMT]",
+	"pmprof annotate [-i FILE] [SYMBOL] [-d DSO] [--top N] [--no-source] [--objdump PATH] [--format FMT]",
 	NULL,
 };
 
@@ -191,6 +191,8 @@ int cmd_annotate(int argc, const char **argv)
 			   "input file name (default perf.data; - for stdin)"),
 		OPT_STRING('s', "symbol", &symbol, "symbol",
 			   "the function to annotate (as the SYMBOL argument)"),
+		OPT_STRING('d', "dsos", &ao.dso, "dso",
+			   "only functions of this DSO (its name or path)"),
 		OPT_U64(0, "top", &top, "n", "annotate the N functions with most samples"),
 		OPT_BOOLEAN(0, "no-source", &ao.no_source,
 			    "no source lines between the instructions"),

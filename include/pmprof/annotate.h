@@ -42,6 +42,8 @@ struct pm_annotate_opts {
 	const char *symbol;	/* only functions of this name (as shown, or
 				   as in the file); NULL: every function
 				   with samples */
+	const char *dso;	/* only functions of this DSO (short name,
+				   "libc.so.6", or as recorded); NULL: any */
 	size_t top;		/* the first N functions (most samples
 				   first); 0: all */
 	bool no_source;		/* no source lines */

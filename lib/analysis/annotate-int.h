@@ -31,7 +31,7 @@ struct an_func {
 
 struct pm_annotate {
 	struct pm_annotate_opts opts;
-	char *symbol;
+	char *symbol, *dso;
 	struct pm_metrics *metrics;
 	bool events_added;
 	size_t nr_events;		/* the recording's, when windows began */
@@ -41,7 +41,8 @@ struct pm_annotate {
 	struct an_func **funcs;		/* sorted by key */
 	size_t nr_funcs, alloc_funcs;
 	struct an_func *last;		/* a one-entry cache */
-	const struct pm_symbol *last_sym;	/* ... and of the name filter */
+	const struct pm_symbol *last_sym;	/* ... and of the filters */
+	const struct pm_dso *last_dso;
 	bool last_selected;
 	struct an_insn *cur;		/* the sample being added, for windows */
 	struct an_func *cur_func;

@@ -29,6 +29,9 @@ struct pm_annotate *pm_annotate__new(const struct pm_annotate_opts *opts)
 	if (a->opts.symbol)
 		a->symbol = pm_strdup(a->opts.symbol);
 	a->opts.symbol = a->symbol;
+	if (a->opts.dso)
+		a->dso = pm_strdup(a->opts.dso);
+	a->opts.dso = a->dso;
 	mo.mode = a->opts.mode;
 	mo.window = on_window;
 	mo.window_arg = a;
@@ -68,6 +71,7 @@ void pm_annotate__delete(struct pm_annotate *a)
 	pm_metrics__delete(a->metrics);
 	pm_strbuf__release(&a->scratch);
 	free(a->symbol);
+	free(a->dso);
 	free(a);
 }
 
@@ -158,15 +162,20 @@ static struct an_insn *find_insn(struct an_func *f, uint64_t addr)
 	return &f->insns[lo];
 }
 
-/* Is the symbol one the options ask for? */
-static bool selected(struct pm_annotate *a, const struct pm_symbol *sym)
+/* Is the function one the options ask for (its name, its DSO's)? */
+static bool selected(struct pm_annotate *a, struct pm_dso *dso,
+		     const struct pm_symbol *sym)
 {
-	if (!a->symbol)
+	if (!a->symbol && !a->dso)
 		return true;
-	if (sym != a->last_sym) {
+	if (sym != a->last_sym || dso != a->last_dso) {
 		a->last_sym = sym;
-		a->last_selected = !strcmp(sym->name, a->symbol) ||
-				   (sym->raw_name && !strcmp(sym->raw_name, a->symbol));
+		a->last_dso = dso;
+		a->last_selected =
+			(!a->symbol || !strcmp(sym->name, a->symbol) ||
+			 (sym->raw_name && !strcmp(sym->raw_name, a->symbol))) &&
+			(!a->dso || !strcmp(pm_dso__short_name(dso), a->dso) ||
+			 !strcmp(pm_dso__name(dso), a->dso));
 	}
 	return a->last_selected;
 }
@@ -258,7 +267,7 @@ int pm_annotate__add(struct pm_annotate *a, struct pm_session *s,
 		a->sum.pal++;
 	} else if (!loc.sym || !loc.dso) {
 		a->sum.unresolved++;
-	} else if (ctx->event && selected(a, loc.sym)) {
+	} else if (ctx->event && selected(a, loc.dso, loc.sym)) {
 		int sl1 = -1;
 
 		if (has_pm) {

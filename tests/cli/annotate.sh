@@ -53,6 +53,10 @@ assert len(mine) > 3 and src[0]["samples"] == sum(r["samples"] for r in mine) > 
 	an -i "$d" spin_beta --no-source --format json >"$TMP/nosrc.json"
 	check_eq "annotate: --no-source has no source rows" 0 \
 		"$(python3 -c 'import json,sys; print(sum(1 for f in json.load(open(sys.argv[1]))["functions"] for r in f["rows"] if r["address"] is None))' "$TMP/nosrc.json")"
+	check_eq "annotate: -d DSO: only that DSO's functions" "report-prog" \
+		"$(an -i "$d" -d report-prog --format json | python3 -c 'import json,sys; print(*sorted({f["dso"] for f in json.load(sys.stdin)["functions"]}))')"
+	check_eq "annotate: -d DSO and SYMBOL together" "" \
+		"$(an -i "$d" -d libc.so.6 spin_beta --format json 2>/dev/null | python3 -c 'import json,sys; print(*[f["symbol"] for f in json.load(sys.stdin)["functions"]])')"
 	check_eq "annotate: --top 2 annotates two functions" 2 \
 		"$(an -i "$d" --top 2 --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["functions"]))')"
 
