@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "annotate-int.h"
 #include "pmprof/table.h"
 #include "pmprof/util.h"
@@ -34,6 +36,7 @@ struct an_cols {
 };
 
 /* A source file's lines, read once per function. */
+#define AN_MAX_SOURCE (64 << 20)
 struct an_source {
 	char *path, *buf;
 	const char **lines;
@@ -189,12 +192,17 @@ static void source_release(struct an_source *src)
 static const char *source_text(struct an_source *src, const char *file, int n)
 {
 	size_t len, alloc = 0;
+	struct stat st;
 	char *p;
 
 	if (!src->path || strcmp(src->path, file)) {
 		source_release(src);
 		src->path = pm_strdup(file);
-		if (pm_read_file(file, &src->buf, &len, NULL))
+		/* DWARF names any path: read regular files of sane size only
+		 * (not /dev/zero, not a FIFO that would block). */
+		if (stat(file, &st) || !S_ISREG(st.st_mode) ||
+		    st.st_size > AN_MAX_SOURCE ||
+		    pm_read_file(file, &src->buf, &len, NULL))
 			src->buf = NULL;
 		for (p = src->buf; p && *p; ) {
 			char *nl = strchr(p, '\n');
