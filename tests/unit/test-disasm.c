@@ -2,8 +2,8 @@
 /*
  * The disassembler (lib/disasm): objdump's output parsed into
  * instructions, and whole ranges of real files of three architectures
- * (x86-64 from the host compiler, Alpha and big-endian s390x from the
- * Debian cross compilers) compared with what the target's own objdump
+ * (x86-64 from the host compiler, Alpha, arm64 and big-endian s390x from
+ * the Debian cross compilers) compared with what the target's own objdump
  * from binutils-<target> prints for the same range, read here with
  * sscanf: a different program and a different parser than pmprof's.
  */
@@ -150,6 +150,9 @@ static const struct target host = { NULL, "x86_64-linux-gnu-objdump", EM_X86_64,
 static const struct target alpha = { "alpha-linux-gnu-gcc-12",
 				     "alpha-linux-gnu-objdump", EM_ALPHA,
 				     ELFDATA2LSB };
+static const struct target arm64 = { "aarch64-linux-gnu-gcc-12",
+				     "aarch64-linux-gnu-objdump", EM_AARCH64,
+				     ELFDATA2LSB };
 static const struct target s390x = { "s390x-linux-gnu-gcc-12",
 				     "s390x-linux-gnu-objdump", EM_S390,
 				     ELFDATA2MSB };
@@ -254,8 +257,11 @@ static void range_case(const struct target *t, const char *objdump)
 	struct built b;
 	size_t n, i;
 
-	if (!build(t, &b))
-		skip();	/* scripts/deps.sh installs the cross compilers */
+	if (!build(t, &b)) {
+		/* scripts/deps.sh installs the cross compilers */
+		print_message("no %s or %s: skipped\n", t->cc ? t->cc : "cc", t->objdump);
+		skip();
+	}
 	n = expected(t, &b, addrs, texts, 512);
 	assert_true(n > 3);
 	assert_int_equal(pm_disasm__range(&d, b.bin, &info, b.start, b.end,
@@ -280,6 +286,7 @@ static void test_range_alpha_cross(void **state)
 	range_case(&alpha, "alpha-linux-gnu-objdump");
 }
 static void test_range_s390x(void **state) { (void)state; range_case(&s390x, NULL); }
+static void test_range_arm64(void **state) { (void)state; range_case(&arm64, NULL); }
 
 /* ---- errors ------------------------------------------------------------- */
 
@@ -353,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_range_alpha),
 		cmocka_unit_test(test_range_alpha_cross),
 		cmocka_unit_test(test_range_s390x),
+		cmocka_unit_test(test_range_arm64),
 		cmocka_unit_test(test_no_objdump),
 		cmocka_unit_test(test_not_elf),
 		cmocka_unit_test(test_empty_range),
