@@ -139,8 +139,15 @@ struct pm_record_defaults {
 
 #define PM_RECORD_DEFAULT_FREQ 4000
 #define PM_RECORD_DEFAULT_DUMP_SIZE 8192
-/* x86_64's user register mask, as perf sets it for --call-graph dwarf. */
+/* The user register masks perf sets for --call-graph dwarf: x86_64's
+ * (AX..SS, R8..R15), arm64's (X0..X30, SP, PC); the host's is recorded. */
 #define PM_RECORD_DWARF_REGS_X86_64 0xff0fffULL
+#define PM_RECORD_DWARF_REGS_ARM64 ((1ULL << 33) - 1)
+#if defined(__aarch64__)
+#define PM_RECORD_DWARF_REGS PM_RECORD_DWARF_REGS_ARM64
+#else
+#define PM_RECORD_DWARF_REGS PM_RECORD_DWARF_REGS_X86_64
+#endif
 
 /*
  * Apply perf record's per-event configuration (perf 6.1's

@@ -46,6 +46,9 @@ struct pm_symbol {
 	uint8_t type;		/* enum pm_sym_type */
 	uint8_t bind;		/* enum pm_sym_bind */
 	bool sized;		/* size came from the file, not the fixup */
+	bool inlined;		/* a function inlined into another (made by
+				   pm_dso__inline_frames(); start and end
+				   are those of the function it sits in) */
 	uint32_t seq;		/* order of addition (ties between aliases) */
 };
 
@@ -122,7 +125,8 @@ size_t pm_kallsyms__nr_modules(const struct pm_kallsyms *ks);
 /* The i-th module's perf name, "[ext4]". */
 const char *pm_kallsyms__module_name(const struct pm_kallsyms *ks, size_t i);
 /*
- * Address of a symbol in the file ("_text", "_stext"), 0 if absent. With
+ * Address of a symbol in the file ("_text", "_stext", "_sinittext",
+ * "_einittext": those even where an alias wins the table), 0 if absent. With
  * the address a recording saw for the same symbol (its kernel MMAP pgoff)
  * the caller can relocate: pm_kallsyms__relocate(ks, rec - file).
  */
