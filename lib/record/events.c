@@ -212,6 +212,10 @@ void pm_rec_events__configure(struct pm_recorder *r)
 		 * (the kernel refuses to map such buffers), as perf does */
 		if (per_cpu || r->o.per_thread)
 			pm_attr__set_flag(a, PM_ATTR_INHERIT, false);
+		else if (e->inherit_read)
+			/* an :S group follows the workload's children, as perf
+			 * 6.12 and later record it (open.c falls back) */
+			pm_attr__set_flag(a, PM_ATTR_INHERIT, true);
 		if (leader && !r->workload_only) {
 			/* enabled by pm_recorder__start, not by an exec */
 			pm_attr__set_flag(a, PM_ATTR_ENABLE_ON_EXEC, false);

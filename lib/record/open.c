@@ -221,6 +221,33 @@ bool pm_rec_open__user_only(struct pm_recorder *r)
 	return true;
 }
 
+/*
+ * Kernels before Linux 6.12 refuse inherit with PERF_SAMPLE_READ (EINVAL):
+ * the :S groups then count the workload's first task only, as perf 6.1
+ * records them. False when no event had both.
+ */
+bool pm_rec_open__no_inherit(struct pm_recorder *r)
+{
+	bool any = false;
+	int i;
+
+	for (i = 0; i < r->nr_ev; i++) {
+		struct rec_event *re = &r->ev[i];
+
+		if (!pm_attr__flag(&re->open, PM_ATTR_INHERIT) ||
+		    !(re->open.sample_type & PM_SAMPLE_READ))
+			continue;
+		pm_attr__set_flag(&re->open, PM_ATTR_INHERIT, false);
+		pm_attr__set_flag(&re->file, PM_ATTR_INHERIT, false);
+		any = true;
+	}
+	if (any)
+		pm_rec__note(r, "this kernel refuses inherit with PERF_SAMPLE_READ (Linux 6.12 "
+			     "takes it): the :S groups count the workload's first task only, "
+			     "not its children");
+	return any;
+}
+
 int pm_rec_open__add_threads(struct pm_recorder *r, const char *list, bool whole_process,
 			     struct pm_error *err)
 {

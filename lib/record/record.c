@@ -155,6 +155,10 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *opts
 	}
 	pm_rec_events__configure(r);
 	ret = pm_rec_open__all(r, err);
+	if (ret == -EINVAL && pm_rec_open__no_inherit(r)) {
+		pm_rec_open__close_all(r);
+		ret = pm_rec_open__all(r, err);
+	}
 	if ((ret == -EACCES || ret == -EPERM) && pm_rec_open__user_only(r)) {
 		pm_rec_open__close_all(r);
 		ret = pm_rec_open__all(r, err);

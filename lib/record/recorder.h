@@ -119,6 +119,9 @@ void pm_rec_open__close_all(struct pm_recorder *r);
 /* After EACCES/EPERM: the events reduced to user space when
  * perf_event_paranoid allows that; false when it would not help. */
 bool pm_rec_open__user_only(struct pm_recorder *r);
+/* After EINVAL: inherit dropped from the events that sample READ (kernels
+ * before 6.12 refuse both); false when none had both. */
+bool pm_rec_open__no_inherit(struct pm_recorder *r);
 /* The threads of a -p (whole processes) or -t list into r->threads. */
 int pm_rec_open__add_threads(struct pm_recorder *r, const char *list, bool whole_process,
 			     struct pm_error *err);
