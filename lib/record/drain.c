@@ -75,13 +75,7 @@ static int handle_record(struct pm_recorder *r, const struct perf_event_header *
 		.type = h->type, .misc = h->misc, .size = (uint16_t)size,
 		.data = (const uint8_t *)h,
 	};
-	union {
-		struct pm_rec_mmap mmap;
-		struct pm_rec_comm comm;
-		struct pm_rec_task task;
-		struct pm_rec_lost lost;
-		struct pm_rec_lost_samples lost_samples;
-	} v;
+	union pm_rec_any v;
 	struct pm_error perr;
 	struct instance *in;
 	int ret;
