@@ -216,7 +216,8 @@ int cmd_annotate(int argc, const char **argv)
 	if (nargs == 1)
 		symbol = argv[0];
 	if (mode && pm_metrics_mode__parse(mode, &ao.mode))
-		return pm_cli_errorf(PM_EXIT_USAGE, "--mode", "none or discard, not '%s'", mode);
+		return pm_cli_errorf(PM_EXIT_USAGE, "--mode", "takes none or discard, not '%s'",
+				     mode);
 	ao.symbol = symbol;
 	ao.top = (size_t)c.top;
 	ao.disasm.no_demangle = c.sopts.no_demangle;
