@@ -4,7 +4,8 @@
 #   make check      build and run every test; ends with "N passed, N failed"
 #   make demo       install missing packages (as root), build, record, report
 #   make bench      throughput and overhead benchmarks against perf
-#   make fuzz       run the libFuzzer targets for longer (FUZZ_SECONDS)
+#   make fuzz       run the libFuzzer targets for longer (FUZZ_SECONDS each)
+#   make fuzz-long  all of them for FUZZ_TOTAL seconds in all (an hour)
 #   make install    PREFIX=/usr/local DESTDIR=
 #
 # Object lists come from the tree: every lib/<layer>/*.c goes into
@@ -52,7 +53,7 @@ BENCH_BINS := $(BENCH_SRCS:%.c=$(BUILD)/%)
 LIBPMPROF := $(BUILD)/libpmprof.a
 PMPROF    := $(BUILD)/pmprof
 
-.PHONY: all check check-unit check-cli demo bench fuzz install clean deps \
+.PHONY: all check check-unit check-cli demo bench fuzz fuzz-long install clean deps \
         accuracy tests programs fuzz-programs
 all: $(PMPROF) programs
 	@ln -sf $(PMPROF) pmprof
@@ -129,6 +130,14 @@ $(BUILD)/tests/fuzz/%: tests/fuzz/%.c $(LIBPMPROF)
 FUZZ_SECONDS ?= 300
 fuzz:
 	BUILD=build-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
+
+# On demand, before a release or after a parser change: one target after
+# the other, going on after a finding; every crash, leak or hang input is
+# kept in build-fuzz/fuzz-artifacts/ (copy it to tests/fuzz/corpus/ once
+# fixed, so that make check runs it).
+FUZZ_TOTAL ?= 3600
+fuzz-long:
+	BUILD=build-fuzz FUZZ_TOTAL=$(FUZZ_TOTAL) tests/fuzz/run.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
