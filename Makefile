@@ -1,7 +1,8 @@
 # pmprof: GNU Makefile.
 #
 #   make            build build/pmprof (and the ./pmprof link)
-#   make check      build and run every test; ends with "N passed, N failed"
+#   make check      install missing test packages (as root; else say how),
+#                   build and run every test; ends with "N passed, N failed"
 #   make demo       install missing packages (as root), build, record, report
 #   make bench      throughput and overhead benchmarks against perf
 #   make fuzz       run the libFuzzer targets for longer (FUZZ_SECONDS each)
@@ -95,12 +96,26 @@ $(BUILD)/bench/%: bench/%.c
 
 tests: $(UNIT_BINS) $(PMPROF) $(BENCH_BINS)
 
-check: tests
+# The test packages first (installed when root, else the apt-get line and
+# a stop: a fresh machine has no cmocka.h), then a new make, so that the
+# pkg-config flags above are read again once the packages are there.
+# CHECK_FLAGS goes to tests/run.sh (--skip=NAME, PATTERN ...).
+CHECK_FLAGS ?=
+check:
+	@scripts/deps.sh --test
+	@$(MAKE) --no-print-directory tests
 	@ln -sf $(PMPROF) pmprof
-	@BUILD=$(BUILD) tests/run.sh
+	@BUILD=$(BUILD) tests/run.sh $(CHECK_FLAGS)
 
-check-unit: $(UNIT_BINS)
-	@BUILD=$(BUILD) tests/run.sh --unit-only
+check-unit:
+	@scripts/deps.sh --test
+	@$(MAKE) --no-print-directory $(UNIT_BINS)
+	@BUILD=$(BUILD) tests/run.sh --unit-only $(CHECK_FLAGS)
+
+check-cli:
+	@scripts/deps.sh --test
+	@$(MAKE) --no-print-directory tests
+	@BUILD=$(BUILD) tests/run.sh --cli-only $(CHECK_FLAGS)
 
 deps:
 	scripts/deps.sh

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Check (and, as root, install) the Debian packages pmprof needs.
 #
-#   scripts/deps.sh [--runtime | --test] [--check] [--list]
+#   scripts/deps.sh [--runtime | --test | --fresh] [--check] [--list]
 #
 #   --runtime   what `make demo` needs: the build dependencies and perf
 #   --test      everything the tests need (the default)
+#   --fresh     what scripts/fresh-check.sh needs on the host
 #   --check     only check: never install, exit 1 if something is missing
 #   --list      print the packages of the group, one a line, and exit
 #
@@ -15,7 +16,8 @@
 set -u
 
 # The one list. Columns: package, group, pkg-config module ("-" if none),
-# why. Group "runtime" packages are also part of "test".
+# why. Group "runtime" packages are also part of "test"; "fresh" stands
+# alone.
 PACKAGES='
 build-essential          runtime  -         C compiler, make, libc headers
 gcc                      runtime  -         the default compiler
@@ -38,6 +40,8 @@ qemu-user                test     -         big-endian test runs (qemu-s390x)
 man-db                   test     -         man page checks
 groff-base               test     -         man page checks
 python3                  test     -         perf script -s benchmark
+git                      test     -         demo test: make demo in a clean clone
+debootstrap              fresh    -         scripts/fresh-check.sh: a new Debian
 '
 
 group=test check_only=0 list_only=0
@@ -45,6 +49,7 @@ for a in "$@"; do
 	case "$a" in
 	--runtime) group=runtime ;;
 	--test) group=test ;;
+	--fresh) group=fresh ;;
 	--check) check_only=1 ;;
 	--list) list_only=1 ;;
 	-h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -54,7 +59,7 @@ done
 
 # Rows of the chosen group: "package module".
 rows=$(printf '%s\n' "$PACKAGES" | awk -v g="$group" \
-	'NF >= 3 && ($2 == "runtime" || g == "test") { print $1, $3 }')
+	'NF >= 3 && ($2 == g || ($2 == "runtime" && g == "test")) { print $1, $3 }')
 pkgs=$(printf '%s\n' "$rows" | awk '{ print $1 }')
 
 if [ "$list_only" = 1 ]; then

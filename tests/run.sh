@@ -6,6 +6,7 @@
 # "not ok NAME" or "skip NAME: why" per check (tests/lib.sh).
 #   --unit-only      only the unit tests
 #   --cli-only       only the CLI tests
+#   --skip=NAME      not the test NAME (test-reader, inject ...); repeatable
 #   PATTERN...       only tests whose file name contains a pattern
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -15,16 +16,21 @@ export PMPROF="$PWD/$BUILD/pmprof"
 export TOP="$PWD"
 
 unit=1 cli=1
-patterns=()
+patterns=() skips=()
 for a in "$@"; do
 	case "$a" in
 	--unit-only) cli=0 ;;
 	--cli-only) unit=0 ;;
+	--skip=*) skips+=("${a#--skip=}") ;;
 	*) patterns+=("$a") ;;
 	esac
 done
 
 selected() {
+	local s
+	for s in ${skips[@]+"${skips[@]}"}; do
+		[ "$1" = "$s" ] && return 1
+	done
 	[ ${#patterns[@]} -eq 0 ] && return 0
 	for p in "${patterns[@]}"; do
 		case "$1" in *"$p"*) return 0 ;; esac

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# `make check` on a fresh Debian 12: debootstrap a minimal bookworm into a
+# new directory, clone this repository into it, and run `make check` there
+# as root, with nothing installed but `make` (what a user needs to type
+# the command). make check must install the rest itself (scripts/deps.sh
+# --test) and pass. The kernel, and so perf_event_open, is the host's.
+#
+#   sudo scripts/fresh-check.sh [--keep] [--dir DIR] [--ref REF]
+#
+#   --dir DIR   where the new system goes (default: a new directory
+#               under /var/tmp); must be empty or absent
+#   --ref REF   what to clone and test (default: HEAD; a branch, tag or
+#               commit of this repository, committed files only)
+#   --keep      leave the system behind (default: removed at the end)
+#
+# Environment: JOBS (make -j, default 2), MIRROR (default
+# http://deb.debian.org/debian), FRESH_CACHE (a tarball of the pristine
+# debootstrap: made on the first run, unpacked instead of downloading on
+# later ones; the same packages either way).
+#
+# /proc, /sys (with what is mounted under it here: tracefs, cgroups) and
+# /dev are bound into the system inside a private mount namespace, so
+# they disappear with it and nothing is mounted or unmounted on the host.
+# Prints the time each stage took and ends with make check's summary
+# line; the exit status is make check's.
+set -u -o pipefail
+cd "$(dirname "$0")/.." || exit 1
+TOP=$PWD
+JOBS=${JOBS:-2}
+MIRROR=${MIRROR:-http://deb.debian.org/debian}
+FRESH_CACHE=${FRESH_CACHE:-}
+dir= ref=HEAD keep=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--dir) dir=${2:?--dir needs a directory}; shift ;;
+	--ref) ref=${2:?--ref needs a commit}; shift ;;
+	--keep) keep=1 ;;
+	-h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) echo "fresh-check: unknown option '$1' (try --help)" >&2; exit 1 ;;
+	esac
+	shift
+done
+
+die() { echo "fresh-check: $*" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, chroot, mounts)"
+scripts/deps.sh --fresh || exit 1
+commit=$(git rev-parse --verify -q "$ref^{commit}") || die "no commit '$ref'"
+
+if [ -z "$dir" ]; then
+	dir=$(mktemp -d /var/tmp/pmprof-fresh.XXXXXX) || exit 1
+elif [ -e "$dir" ] && [ -n "$(ls -A "$dir")" ]; then
+	die "$dir is not empty"
+fi
+mkdir -p "$dir" || exit 1
+dir=$(cd "$dir" && pwd)
+cleanup() {
+	if [ "$keep" = 1 ]; then
+		echo "fresh-check: left $dir"
+	else
+		rm -rf --one-file-system "$dir"
+	fi
+}
+trap cleanup EXIT
+
+stage_start=0
+stage() { stage_start=$(date +%s); printf '\n==== fresh-check: %s\n' "$*"; }
+stage_end() { printf '==== fresh-check: %s: %ds\n' "$1" $(( $(date +%s) - stage_start )); }
+all_start=$(date +%s)
+
+stage "debootstrap bookworm (minbase) into $dir"
+if [ -n "$FRESH_CACHE" ] && [ -f "$FRESH_CACHE" ]; then
+	debootstrap --variant=minbase --unpack-tarball="$(realpath "$FRESH_CACHE")" \
+		bookworm "$dir" "$MIRROR" >"$dir.debootstrap.log" 2>&1
+else
+	if [ -n "$FRESH_CACHE" ]; then
+		debootstrap --variant=minbase --make-tarball="$(realpath -m "$FRESH_CACHE")" \
+			bookworm "$dir.tarball-work" "$MIRROR" >"$dir.debootstrap.log" 2>&1 &&
+		rm -rf "$dir.tarball-work" &&
+		debootstrap --variant=minbase --unpack-tarball="$(realpath "$FRESH_CACHE")" \
+			bookworm "$dir" "$MIRROR" >>"$dir.debootstrap.log" 2>&1
+	else
+		debootstrap --variant=minbase bookworm "$dir" "$MIRROR" \
+			>"$dir.debootstrap.log" 2>&1
+	fi
+fi
+rc=$?
+if [ "$rc" -ne 0 ]; then
+	tail -20 "$dir.debootstrap.log" >&2
+	die "debootstrap failed (log $dir.debootstrap.log)"
+fi
+rm -f "$dir.debootstrap.log"
+stage_end debootstrap
+
+stage "clone $ref ($commit) into /root/pmprof"
+git clone -q --no-hardlinks "$TOP" "$dir/root/pmprof" &&
+	git -C "$dir/root/pmprof" checkout -q "$commit" ||
+	die "cannot clone $TOP"
+cp /etc/resolv.conf "$dir/etc/resolv.conf" 2>/dev/null
+stage_end clone
+
+# Inside the new system: what a user has before typing make check (make),
+# then make check, as root. Run in a private mount namespace.
+inner='
+set -u
+mount -t proc proc "$1/proc" &&
+mount --rbind /sys "$1/sys" &&
+mount --rbind /dev "$1/dev" || exit 1
+exec chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+	HOME=/root TERM=dumb LANG=C.UTF-8 JOBS="$2" /bin/bash -c "
+	export DEBIAN_FRONTEND=noninteractive
+	s=\$(date +%s)
+	apt-get -q update >/tmp/apt.log 2>&1 &&
+	apt-get -q install -y --no-install-recommends make >>/tmp/apt.log 2>&1 ||
+		{ tail -20 /tmp/apt.log; exit 1; }
+	echo \"==== fresh-check: make installed: \$(( \$(date +%s) - s ))s\"
+	cd /root/pmprof && exec make check -j\$JOBS
+"'
+stage "make check -j$JOBS inside, as root"
+unshare --mount --propagation private bash -c "$inner" inner "$dir" "$JOBS" \
+	2>&1 | tee "$dir.check.log"
+rc=$?
+stage_end "make check"
+summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$dir.check.log" | tail -1)
+installed=$(grep -c '^deps.sh: apt-get update' "$dir.check.log")
+rm -f "$dir.check.log"
+printf '\n==== fresh-check: %s in %ds; make check installed packages: %s\n' \
+	"$commit" $(( $(date +%s) - all_start )) \
+	"$([ "$installed" -gt 0 ] && echo yes || echo no)"
+echo "${summary:-no summary line: make check did not reach the tests}"
+exit "$rc"
