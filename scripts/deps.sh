@@ -32,6 +32,7 @@ linux-perf               runtime  -         perf: recording, reference output
 libcmocka-dev            test     cmocka    unit tests
 zstd                     test     -         compressed fixtures
 clang                    test     -         libFuzzer and sanitizer builds
+libclang-rt-14-dev       test     -         libFuzzer and sanitizer runtimes (clang only recommends them)
 gcc-12-alpha-linux-gnu   test     -         Alpha fixture binaries
 binutils-alpha-linux-gnu test     -         Alpha fixture binaries
 gcc-12-s390x-linux-gnu   test     -         big-endian test builds

@@ -19,8 +19,7 @@
 # later ones; the same packages either way).
 #
 # /proc, /sys (with what is mounted under it here: tracefs, cgroups) and
-# /dev are bound into the system inside a private mount namespace, so
-# they disappear with it and nothing is mounted or unmounted on the host.
+# /dev are bound into the system as slave mounts and unmounted at the end.
 # Prints the time each stage took and ends with make check's summary
 # line; the exit status is make check's.
 set -u -o pipefail
@@ -51,15 +50,10 @@ if [ -z "$dir" ]; then
 elif [ -e "$dir" ] && [ -n "$(ls -A "$dir")" ]; then
 	die "$dir is not empty"
 fi
-mkdir -p "$dir" || exit 1
+mkdir -p "$dir" && chmod 755 "$dir" || exit 1	# mktemp's 0700 would lock users out
 dir=$(cd "$dir" && pwd)
-cleanup() {
-	if [ "$keep" = 1 ]; then
-		echo "fresh-check: left $dir"
-	else
-		rm -rf --one-file-system "$dir"
-	fi
-}
+mounted=()
+cleanup() { [ "$keep" = 1 ] && echo "fresh-check: left $dir" || rm -rf --one-file-system "$dir"; }
 trap cleanup EXIT
 
 stage_start=0
@@ -98,27 +92,51 @@ git clone -q --no-hardlinks "$TOP" "$dir/root/pmprof" &&
 cp /etc/resolv.conf "$dir/etc/resolv.conf" 2>/dev/null
 stage_end clone
 
-# Inside the new system: what a user has before typing make check (make),
-# then make check, as root. Run in a private mount namespace.
+# /proc, /sys and /dev of the host, bound as slaves: nothing done inside
+# propagates out, and unmounting them leaves the host's own mounts. (Not a
+# private mount namespace: perf, reading a system-wide recording, would
+# try to enter the host processes' namespace from a chroot and fail.)
+mounted=()
+unmount_all() {
+	local i
+	for (( i = ${#mounted[@]} - 1; i >= 0; i-- )); do
+		umount -R "${mounted[i]}" 2>/dev/null || umount -R -l "${mounted[i]}"
+	done
+	mounted=()
+}
+cleanup() {
+	unmount_all
+	if findmnt -rn -o TARGET | grep -q "^$dir/"; then
+		echo "fresh-check: something is still mounted under $dir: not removing it" >&2
+	elif [ "$keep" = 1 ]; then
+		echo "fresh-check: left $dir"
+	else
+		rm -rf --one-file-system "$dir"
+	fi
+}
+mount -t proc proc "$dir/proc" && mounted+=("$dir/proc") &&
+	mount --rbind /sys "$dir/sys" && mounted+=("$dir/sys") &&
+	mount --make-rslave "$dir/sys" &&
+	mount --rbind /dev "$dir/dev" && mounted+=("$dir/dev") &&
+	mount --make-rslave "$dir/dev" || die "cannot mount /proc, /sys, /dev in $dir"
+
+# Inside: what a user has before typing make check (make), then make
+# check, as root.
 inner='
-set -u
-mount -t proc proc "$1/proc" &&
-mount --rbind /sys "$1/sys" &&
-mount --rbind /dev "$1/dev" || exit 1
-exec chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-	HOME=/root TERM=dumb LANG=C.UTF-8 JOBS="$2" /bin/bash -c "
 	export DEBIAN_FRONTEND=noninteractive
-	s=\$(date +%s)
+	s=$(date +%s)
 	apt-get -q update >/tmp/apt.log 2>&1 &&
 	apt-get -q install -y --no-install-recommends make >>/tmp/apt.log 2>&1 ||
 		{ tail -20 /tmp/apt.log; exit 1; }
-	echo \"==== fresh-check: make installed: \$(( \$(date +%s) - s ))s\"
-	cd /root/pmprof && exec make check -j\$JOBS
-"'
+	echo "==== fresh-check: make installed: $(( $(date +%s) - s ))s"
+	cd /root/pmprof && exec make check -j"$JOBS"
+'
 stage "make check -j$JOBS inside, as root"
-unshare --mount --propagation private bash -c "$inner" inner "$dir" "$JOBS" \
-	2>&1 | tee "$dir.check.log"
+chroot "$dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+	TERM=dumb LANG=C.UTF-8 JOBS="$JOBS" /bin/bash -c "$inner" 2>&1 |
+	tee "$dir.check.log"
 rc=$?
+unmount_all
 stage_end "make check"
 summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$dir.check.log" | tail -1)
 installed=$(grep -c '^deps.sh: apt-get update' "$dir.check.log")
