@@ -125,9 +125,17 @@ struct pm_dso *pm_dso__new(struct pm_symctx *ctx, const char *name)
 	if (dso->kind == PM_DSO_KERNEL)
 		name = "[kernel.kallsyms]";
 	dso->name = pm_strdup(name);
-	b = strrchr(name, '/');
-	dso->short_name = pm_strdup(b && name[0] != '[' ? b + 1 : name);
 	dso->pid = dso->kind == PM_DSO_JIT ? jit_pid(name) : -1;
+	if (dso->pid >= 0) {
+		/* perf's name for a JIT's code, with or without its map */
+		char jit[32];
+
+		snprintf(jit, sizeof(jit), "[JIT] tid %d", dso->pid);
+		dso->short_name = pm_strdup(jit);
+	} else {
+		b = strrchr(name, '/');
+		dso->short_name = pm_strdup(b && name[0] != '[' ? b + 1 : name);
+	}
 	return dso;
 }
 

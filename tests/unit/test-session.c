@@ -408,7 +408,7 @@ static void test_jit(void **state)
 	sample(k, ev, 100, 100, PM_MISC_USER, JIT + 0x110, 1, NULL, 0);
 	open_fixture(&f, k, PM_HOST_NO);
 	c = next_sample(&f);
-	assert_sym(&c->ip, "perf-100.map", "jitted_fn", 0x10);
+	assert_sym(&c->ip, "[JIT] tid 100", "jitted_fn", 0x10);
 	assert_int_equal(c->ip.rel, JIT + 0x110);
 	close_fixture(&f);
 }
