@@ -3,8 +3,16 @@
 `pmprof report --format csv` of the same file: the same (dso, symbol) rows
 with the same sample counts and periods, exactly.
 
-usage: compare_report.py PERF_OUTPUT PMPROF_CSV
-Exit 0 when equal; otherwise print the differences and exit 1."""
+usage: compare_report.py PERF_OUTPUT PMPROF_CSV [PERF_OUTPUT_AFTER]
+Exit 0 when equal; otherwise print the differences and exit 1.
+
+With PERF_OUTPUT_AFTER (perf report run again after pmprof), a row may
+equal either perf run: for a system-wide recording, files of other
+programs change and vanish while the tools read them (another build
+relinks its binary, a test removes its program), so a row whose perf
+runs disagree was in flux and pmprof may have seen either state. A row
+both perf runs agree on must be exactly pmprof's. Prints how many rows
+were in flux."""
 import csv
 import re
 import sys
@@ -39,19 +47,26 @@ def pmprof_rows(path):
 
 def main():
     want, got = perf_rows(sys.argv[1]), pmprof_rows(sys.argv[2])
-    bad = 0
-    for key in sorted(set(want) | set(got)):
-        w, g = want.get(key), got.get(key)
-        if w != g:
+    after = perf_rows(sys.argv[3]) if len(sys.argv) > 3 else want
+    keys = set(want) | set(after) | set(got)
+    bad = flux = 0
+    for key in sorted(keys):
+        w, a, g = want.get(key), after.get(key), got.get(key)
+        if w != a:
+            flux += 1
+        if g != w and g != a:
             bad += 1
             if bad <= 20:
-                print('%s %s: perf %s, pmprof %s' % (key[0], key[1], w, g))
+                print('%s %s: perf %s%s, pmprof %s' % (
+                    key[0], key[1], w, '' if w == a else ' then %s' % (a,), g))
     if bad:
-        print('%d of %d rows differ' % (bad, len(set(want) | set(got))))
+        print('%d of %d rows differ' % (bad, len(keys)))
         return 1
     if not want:
         print('no rows')
         return 1
+    if flux:
+        print('%d of %d rows in flux between the perf runs' % (flux, len(keys)))
     return 0
 
 
