@@ -489,11 +489,20 @@ static int bad_arg(const char *what, const char *arg)
 static pid_t spawn_child(int argc, char **argv)
 {
 	char **args = calloc((size_t)argc + 1, sizeof(*args));
+	char self[4096];
+	ssize_t len;
 	pid_t pid;
 	int n = 0;
 
 	if (!args)
 		return -1;
+	/* This binary by its own path: exec'd as /proc/self/exe, the child's
+	 * comm (the basename of what was exec'd) would be "exe". */
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0 || (size_t)len >= sizeof(self) - 1)
+		strcpy(self, "/proc/self/exe");
+	else
+		self[len] = '\0';
 	for (int i = 0; i < argc; i++)
 		if (i == 0 || (strcmp(argv[i], "--fork") && strcmp(argv[i], "-f")))
 			args[n++] = argv[i];
@@ -501,7 +510,7 @@ static pid_t spawn_child(int argc, char **argv)
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
-		execv("/proc/self/exe", args);
+		execv(self, args);
 		execvp(argv[0], args);
 		perror("workload: exec");
 		_exit(127);

@@ -70,12 +70,15 @@ n=$(perf script -i "$TMP/t.data" -F pid,tid,comm 2>/dev/null |
 	awk '$1 == "workload" { print $2 }' | sort -u | wc -l)
 check_eq workload-perf-threads 3 "$n"
 
-# Fork+exec: samples in two processes named workload.
+# Fork+exec: samples in two processes, both named workload (each does
+# its 200 iterations of CPU time, so each has samples on any machine; and
+# the exec'd child is not "exe", as exec'ing /proc/self/exe would name it).
 perf record -q -e cpu-clock -c 200000 -o "$TMP/f.data" \
 	"$W" --fork -n 200 >/dev/null 2>&1
-n=$(perf script -i "$TMP/f.data" -F comm,pid 2>/dev/null |
-	awk '$1 == "workload" { print $2 }' | sort -u | wc -l)
-check_eq workload-perf-fork 2 "$n"
+perf script -i "$TMP/f.data" -F comm,pid 2>/dev/null | awk '{ print $1, $2 }' |
+	sort -u >"$TMP/f.procs"
+check_eq workload-perf-fork "2 workload" \
+	"$(wc -l <"$TMP/f.procs") $(awk '{ print $1 }' "$TMP/f.procs" | sort -u | tr '\n' ' ' | sed 's/ $//')"
 
 # Nesting 3: some frame-pointer chain has isb <- nest_1 <- nest_2 <- nest_3.
 perf record -q -g -e cpu-clock -c 100000 -o "$TMP/n.data" \
