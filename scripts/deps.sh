@@ -42,6 +42,7 @@ man-db                   test     -         man page checks
 groff-base               test     -         man page checks
 python3                  test     -         perf script -s benchmark
 git                      test     -         demo test: make demo in a clean clone
+procps                   test     -         pgrep and ps in the record tests
 debootstrap              fresh    -         scripts/fresh-check.sh: a new Debian
 '
 

@@ -56,9 +56,11 @@ have_perf() {
 # time anything is expected to take). For a condition a test created and
 # must see happen (a handler installed, a process exec'd), never a sleep.
 wait_for() {
-	local end=$(( $(date +%s) + ${WAIT_MAX:-120} ))
+	local end=$(( $(date +%s) + ${WAIT_MAX:-120} )) rc
 	until "$@"; do
-		[ "$(date +%s)" -lt "$end" ] || return 1
+		rc=$?
+		# a missing command is no condition to wait for
+		[ "$rc" != 127 ] && [ "$(date +%s)" -lt "$end" ] || return 1
 		sleep 0.02
 	done
 }

@@ -26,8 +26,14 @@ for i in $(seq 1 10); do
 	rec=$!
 	# The delay counts from when the recorder handles the signal (before,
 	# the signal kills it as it would any program) and its workload runs.
-	wait_for handles_signal $rec $sig
-	wait_for child_runs $rec "$WORKLOAD" >/dev/null
+	out= wl=
+	if ! wait_for handles_signal $rec $sig ||
+	   ! wait_for child_runs $rec "$WORKLOAD" >/dev/null; then
+		not_ok "SIG$sig ($mode): the recorder never handled it or never ran the workload"
+		pkill -KILL -P $rec; kill -KILL $rec
+		wait $rec
+		continue
+	fi
 	wl=$(child_runs $rec "$WORKLOAD")
 	sleep "$delay"
 	kill -$sig $rec
