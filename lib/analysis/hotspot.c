@@ -374,6 +374,12 @@ static void deliver(struct pm_hotspot *h, struct pm_session *s,
 			 * sample's level */
 			if (!loc.map)
 				loc.level = ctx->ip.level;
+			/* perf 6.1 keys and shows a chain entry without a
+			 * symbol by its absolute address, where the sample's
+			 * own row has the map-relative one: one address can
+			 * be two rows there, and so here */
+			else if (!loc.sym)
+				loc.rel = loc.ip;
 			make_key(h, ctx, &loc, key);
 			e = findnew(hi, words, key, ctx, &loc);
 			if (e->seq != h->seq) {	/* once per sample */
