@@ -7,14 +7,36 @@
  */
 #include <libiberty/demangle.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pmprof/symbols.h"
+#include "pmprof/util.h"
+
+#define PLT_SUFFIX "@plt"
 
 static char *demangle(const char *name, int flags)
 {
+	size_t n;
+	char *base, *d, *out;
+
 	if (!name || name[0] != '_')
 		return NULL;
-	return cplus_demangle(name, flags | DMGL_AUTO);
+	/* A synthesized PLT entry, "callee@plt": libiberty would drop the
+	 * suffix (as a symbol version); perf demangles the callee and keeps
+	 * it, so the stub stays its own row. */
+	n = strlen(name);
+	if (n <= strlen(PLT_SUFFIX) || strcmp(name + n - strlen(PLT_SUFFIX), PLT_SUFFIX))
+		return cplus_demangle(name, flags | DMGL_AUTO);
+	base = pm_strndup(name, n - strlen(PLT_SUFFIX));
+	d = cplus_demangle(base, flags | DMGL_AUTO);
+	free(base);
+	if (!d)
+		return NULL;
+	out = pm_zalloc(strlen(d) + sizeof(PLT_SUFFIX));
+	strcpy(out, d);
+	strcat(out, PLT_SUFFIX);
+	free(d);
+	return out;
 }
 
 /* As perf shows names by default: no parameter lists, so overloads share
