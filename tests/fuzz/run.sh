@@ -27,7 +27,8 @@
 # deterministic: which inputs it tries varies a little). `make fuzz`
 # explores.
 #
-# Seeds are read from tests/fuzz/corpus/NAME/ (kept in git, read only); new
+# Seeds are read from tests/fuzz/corpus/NAME/ (kept in git, read only), a
+# libFuzzer dictionary from tests/fuzz/NAME.dict when there is one; new
 # inputs go to $BUILD/fuzz-corpus/NAME/ and crashes to
 # $BUILD/fuzz-artifacts/NAME/. Reproduce a crash with
 #   $BUILD/tests/fuzz/NAME $BUILD/fuzz-artifacts/NAME/crash-...
@@ -125,6 +126,8 @@ for t in "${targets[@]}"; do
 	fi
 	mkdir -p "$work" "$art"
 	[ -d "$seeds" ] || seeds=
+	dict=tests/fuzz/$t.dict
+	[ -f "$dict" ] || dict=
 	mkdir -p "$BUILD/fuzz-logs"; log="$BUILD/fuzz-logs/$t.log"
 	before=$(find "$art" -type f | sort)
 	start=$(date +%s)
@@ -132,7 +135,8 @@ for t in "${targets[@]}"; do
 	"$bin" -max_total_time="$FUZZ_SECONDS" -timeout="$FUZZ_TIMEOUT" \
 		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$art/" \
 		${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} ${FUZZ_SEED:+-seed="$FUZZ_SEED"} \
-		"${keep_going[@]}" $FUZZ_FLAGS "$work" ${seeds:+"$seeds"} >"$log" 2>&1
+		${dict:+-dict="$dict"} "${keep_going[@]}" $FUZZ_FLAGS \
+		"$work" ${seeds:+"$seeds"} >"$log" 2>&1
 	rc=$?
 	secs=$(( $(date +%s) - start ))
 	# Fork mode prints no final stats: its last "#RUNS:" progress line.
