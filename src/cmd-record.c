@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,11 +26,16 @@
 #include "pmprof/strbuf.h"
 #include "pmprof/period.h"
 #include "pmprof/record.h"
+#include "pmprof/tracefs.h"
 
 struct record_cli {
 	struct pm_opt_list events;	/* -e, repeatable */
-	uint64_t period;		/* -c */
-	uint64_t freq;			/* -F */
+	const char *period_arg;		/* -c */
+	uint64_t period;
+	const char *freq_arg;		/* -F: Hz or "max" */
+	uint64_t freq;			/* -F, fitted to the kernel's maximum */
+	uint64_t default_freq;		/* without -F: 4000, or the maximum below it */
+	bool strict_freq;		/* --strict-freq */
 	bool callgraph_fp;		/* -g */
 	const char *callgraph;		/* --call-graph MODE[,SIZE] */
 	bool timestamp;			/* -T */
@@ -91,17 +97,90 @@ static int parse_callgraph(const char *s, struct pm_record_defaults *rd)
 	return 0;
 }
 
+/*
+ * -c and -F as perf record takes them: neither may be 0; "-F max" is the
+ * kernel's maximum rate, and a frequency above it (-F, or the default
+ * 4000 Hz when the kernel has lowered its maximum) is lowered to it with
+ * a warning, or refused with --strict-freq.
+ */
+static int resolve_freq(struct record_cli *rc)
+{
+	unsigned int max = 0;
+	int have_max = pm_kernel__max_sample_rate(&max);
+	uint64_t asked = PM_RECORD_DEFAULT_FREQ, f;
+	bool user = rc->freq_arg != NULL;
+
+	if (rc->period_arg) {
+		char *end;
+
+		errno = 0;
+		rc->period = strtoull(rc->period_arg, &end, 0);
+		if (end == rc->period_arg || *end || errno || rc->period_arg[0] == '-')
+			return pm_cli_usage_error("-c %s: give a period in events", rc->period_arg);
+		if (!rc->period)
+			return pm_cli_usage_error("-c 0: the period must be at least 1 event");
+	}
+	if (user && !strcasecmp(rc->freq_arg, "max")) {
+		if (have_max) {
+			fprintf(stderr, "pmprof record: -F max: cannot read "
+				"/proc/sys/kernel/perf_event_max_sample_rate: %s\n",
+				strerror(-have_max));
+			return PM_EXIT_INPUT;
+		}
+		if (!rc->quiet)
+			fprintf(stderr, "pmprof record: -F max: sampling at %u Hz "
+				"(kernel.perf_event_max_sample_rate)\n", max);
+		rc->freq = max;
+		return 0;
+	}
+	if (user) {
+		char *end;
+
+		errno = 0;
+		asked = strtoull(rc->freq_arg, &end, 10);
+		if (end == rc->freq_arg || *end || errno || rc->freq_arg[0] == '-')
+			return pm_cli_usage_error("-F %s: give a frequency in Hz or 'max'",
+						  rc->freq_arg);
+		if (!asked)
+			return pm_cli_usage_error("-F 0: frequency and count are zero "
+						  "(give a frequency of at least 1 Hz)");
+	}
+	if (rc->period_arg)
+		return 0;
+	switch (pm_record__fit_freq(asked, rc->strict_freq && user, have_max ? 0 : max, &f)) {
+	case PM_FREQ_TOO_HIGH:
+		return pm_cli_usage_error("-F %" PRIu64 ": above kernel.perf_event_max_sample_rate "
+					  "(%u Hz), and --strict-freq refuses to lower it", asked, max);
+	case PM_FREQ_LOWERED:
+		if (!rc->quiet)
+			fprintf(stderr, "pmprof record: %s %" PRIu64 " Hz is above "
+				"kernel.perf_event_max_sample_rate: sampling at %" PRIu64 " Hz. The "
+				"kernel lowers that limit when sampling interrupts take too long; "
+				"raise it in /proc/sys/kernel/perf_event_max_sample_rate%s\n",
+				user ? "-F" : "the default", asked, f,
+				user ? ", or give --strict-freq to refuse instead" : "");
+		break;
+	case PM_FREQ_AS_ASKED:
+		break;
+	}
+	if (user)
+		rc->freq = f;
+	else
+		rc->default_freq = f;
+	return 0;
+}
+
 /* Parse the events and configure them as perf record does. */
 static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 {
-	struct pm_evspec_opts eo = { .sysfs_root = rc->sysfs };
+	struct pm_evspec_opts eo = { .sysfs_root = rc->sysfs, .mount_tracefs = !rc->sysfs };
 	struct pm_record_defaults rd;
 	struct pm_error err;
-	int i;
+	char tracefs[256];
+	bool had_tracefs = !pm_tracefs__find(rc->sysfs, tracefs, sizeof(tracefs));
+	int i, ret;
 
 	memset(&rd, 0, sizeof(rd));
-	rd.period = rc->period;
-	rd.freq = rc->freq;
 	rd.timestamp = rc->timestamp;
 	rd.sample_cpu = rc->sample_cpu;
 	rd.no_inherit = rc->no_inherit;
@@ -109,8 +188,14 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 		rd.callgraph = PM_CALLGRAPH_FP;
 	if (rc->callgraph && parse_callgraph(rc->callgraph, &rd))
 		return PM_EXIT_USAGE;
-	if (rc->period && rc->freq)
+	if (rc->period_arg && rc->freq_arg)
 		return pm_cli_usage_error("-c and -F are mutually exclusive");
+	ret = resolve_freq(rc);
+	if (ret)
+		return ret;
+	rd.period = rc->period;
+	rd.freq = rc->freq;
+	rd.default_freq = rc->default_freq;
 	if (rc->metrics) {
 		if (pm_evspec__parse(list, rc->metrics_spec, &eo, &err))
 			return pm_cli_usage_error("%s", err.msg);
@@ -128,6 +213,9 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 			return PM_EXIT_USAGE;
 		}
 	}
+	if (!had_tracefs && !rc->quiet && !pm_tracefs__find(rc->sysfs, tracefs, sizeof(tracefs)))
+		fprintf(stderr, "pmprof record: tracefs was not mounted: mounted it at %s, as perf does\n",
+			tracefs);
 	if (pm_evspec__apply_record(list, &rd, &err))
 		return pm_cli_usage_error("%s", err.msg);
 	return 0;
@@ -512,8 +600,11 @@ int cmd_record(int argc, const char **argv)
 	const struct pm_option opts[] = {
 		OPT_STRING_LIST('e', "event", &rc.events, "event",
 				"event selector (perf syntax, plus hf-period, hf-rand, hf-burst, hf-jitter terms)"),
-		OPT_U64('c', "count", &rc.period, "n", "sample every n events"),
-		OPT_U64('F', "freq", &rc.freq, "hz", "sample at this frequency (default 4000)"),
+		OPT_STRING('c', "count", &rc.period_arg, "n", "sample every n events"),
+		OPT_STRING('F', "freq", &rc.freq_arg, "hz",
+			   "sample at this frequency, or 'max' (default 4000)"),
+		OPT_BOOLEAN(0, "strict-freq", &rc.strict_freq,
+			    "refuse a -F above kernel.perf_event_max_sample_rate instead of lowering it"),
 		OPT_BOOLEAN('g', NULL, &rc.callgraph_fp, "record call graphs (frame pointers)"),
 		OPT_STRING(0, "call-graph", &rc.callgraph, "mode[,size]",
 			   "fp[,max_stack], dwarf[,dump_size] or no"),

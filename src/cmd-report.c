@@ -110,13 +110,15 @@ static struct pm_table *merge_tables(const struct pm_hotspot_report *reps,
 }
 
 static int print_json(const struct pm_hotspot_report *reps, size_t n,
-		      uint64_t lost)
+		      uint64_t lost, const char *ksyms)
 {
 	struct pm_json j;
 
 	pm_json__init(&j, stdout);
 	pm_json__begin_object(&j);
 	pm_json__kv_u64(&j, "lost_samples", lost);
+	if (ksyms)
+		pm_json__kv_string(&j, "kernel_symbols", ksyms);
 	pm_json__key(&j, "events");
 	pm_json__begin_array(&j);
 	for (size_t i = 0; i < n; i++) {
@@ -135,7 +137,7 @@ static int print_json(const struct pm_hotspot_report *reps, size_t n,
 }
 
 static void print_text(const struct pm_hotspot_report *reps, size_t n,
-		       uint64_t lost, bool quiet)
+		       uint64_t lost, const char *ksyms, bool quiet)
 {
 	struct pm_table_render_opts ro = {
 		.hash_header = true,
@@ -145,6 +147,8 @@ static void print_text(const struct pm_hotspot_report *reps, size_t n,
 
 	if (!quiet)
 		printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", lost);
+	if (!quiet && ksyms)
+		printf("# Kernel symbols: %s\n#\n", ksyms);
 	for (size_t i = 0; i < n; i++) {
 		pm_table__render(reps[i].table, stdout, PM_TABLE_TEXT, &ro);
 		if (i + 1 < n)
@@ -164,6 +168,8 @@ int cmd_report(int argc, const char **argv)
 		.sort = "dso,sym",
 	};
 	struct pm_session_opts so = { .sz = sizeof(so) };
+	char ksyms[512];
+	bool have_ksyms;
 	const struct pm_option options[] = {
 		OPT_STRING('i', "input", &o.input, "file",
 			   "input file name (default perf.data; - for stdin)"),
@@ -215,9 +221,10 @@ int cmd_report(int argc, const char **argv)
 		goto out;
 	}
 	n = pm_hotspot__finish(rep.hot, pm_session__reader(s), &reps);
+	have_ksyms = pm_session__kernel_symbols(s, ksyms, sizeof(ksyms));
 	switch (o.format) {
 	case PM_FORMAT_JSON:
-		print_json(reps, n, rep.lost);
+		print_json(reps, n, rep.lost, have_ksyms ? ksyms : NULL);
 		break;
 	case PM_FORMAT_CSV:
 	case PM_FORMAT_TSV:
@@ -233,7 +240,7 @@ int cmd_report(int argc, const char **argv)
 		}
 		break;
 	default:
-		print_text(reps, n, rep.lost, o.quiet);
+		print_text(reps, n, rep.lost, have_ksyms ? ksyms : NULL, o.quiet);
 		break;
 	}
 out:

@@ -45,6 +45,21 @@ check_files_eq() {
 	fi
 }
 
+# expect NAME STATUS PATTERN CMD...: CMD exits STATUS and its stderr
+# matches PATTERN (grep -E); run in the current directory (out.txt, err.txt).
+expect() {
+	local name=$1 want=$2 pat=$3 rc
+	shift 3
+	"$@" >out.txt 2>err.txt
+	rc=$?
+	if [ "$rc" = "$want" ] && grep -Eq -- "$pat" err.txt; then
+		ok "$name (exit $rc)"
+	else
+		not_ok "$name: exit $rc, wanted $want"
+		sed 's/^/# /' err.txt | head -5
+	fi
+}
+
 # Can this machine record with perf? (perf installed, paranoid allows it.)
 have_perf() {
 	command -v perf >/dev/null 2>&1 &&

@@ -98,6 +98,9 @@ struct pm_evspec_opts {
 	 * tracepoint ids under ROOT/kernel/tracing/events/ or
 	 * ROOT/kernel/debug/tracing/events/). NULL: "/sys". */
 	const char *sysfs_root;
+	/* A tracepoint on a machine where tracefs is not mounted: mount it
+	 * at /sys/kernel/tracing (only for the live /sys), as perf does. */
+	bool mount_tracefs;
 };
 
 void pm_evspec_list__init(struct pm_evspec_list *list);
@@ -113,6 +116,8 @@ int pm_evspec__parse(struct pm_evspec_list *list, const char *str,
 struct pm_record_defaults {
 	uint64_t period;	/* -c N: fixed period (wins over -F); 0: unset */
 	uint64_t freq;		/* -F N; 0: perf's default 4000 */
+	uint64_t default_freq;	/* the default when no -F: 0 is 4000 (perf
+				 * lowers it to the kernel's maximum rate) */
 	enum pm_callgraph_mode callgraph;	/* -g is FP */
 	uint32_t dump_size;	/* --call-graph dwarf,SIZE (default 8192) */
 	uint32_t max_stack;	/* --call-graph fp,N */

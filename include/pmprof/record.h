@@ -104,6 +104,51 @@ void pm_cpu_list__exit(struct pm_cpu_list *l);
 int pm_clockid__parse(const char *s, int *clockid);
 const char *pm_clockid__name(int clockid);
 
+/* ---- the kernel's limits (limits.c) ---- */
+
+/* kernel.perf_event_max_sample_rate: 0, or -errno if it cannot be read. */
+int pm_kernel__max_sample_rate(unsigned int *hz);
+
+enum pm_freq_fit {
+	PM_FREQ_AS_ASKED,	/* at most the maximum (or no maximum known) */
+	PM_FREQ_LOWERED,	/* above it: *freq is the maximum, as perf does */
+	PM_FREQ_TOO_HIGH,	/* above it and strict (--strict-freq): refuse */
+};
+
+/* A sampling frequency against the kernel's maximum (0: unknown). */
+enum pm_freq_fit pm_record__fit_freq(uint64_t asked, bool strict,
+				     unsigned int max_rate, uint64_t *freq);
+
+/* Who may open what: kernel.perf_event_paranoid and the capabilities
+ * that bypass it. */
+struct pm_perf_access {
+	int paranoid;
+	bool privileged;	/* CAP_PERFMON or CAP_SYS_ADMIN in effect */
+};
+
+/* This process, now (paranoid 2, the kernel's default, if unreadable). */
+void pm_perf_access__read(struct pm_perf_access *acc);
+/*
+ * The highest perf_event_paranoid at which a caller without CAP_PERFMON
+ * may open this event: 2 to sample a process's user space, 1 with kernel
+ * code, 0 CPU-wide (-a, -C: pid -1 or a cgroup), -1 for raw tracepoint
+ * data. Levels above 2 (Debian's 3) forbid everything.
+ */
+int pm_perf_access__needed(const struct pm_attr *a, bool cpu_wide);
+/* perf's fallback for EACCES/EPERM: would leaving out the kernel
+ * (exclude_kernel, exclude_hv) make the event open? Never for events that
+ * already exclude the user (":k"). */
+bool pm_perf_access__user_only_helps(const struct pm_perf_access *acc,
+				     const struct pm_attr *a, bool cpu_wide);
+/* The event's name after that fallback, as perf renames it: "cycles" ->
+ * "cycles:u", "cycles:p" -> "cycles:pu", "cpu/event=1/" -> "cpu/event=1/u". */
+void pm_perf_access__user_name(const char *name, char *out, size_t size);
+/* The message for an EACCES/EPERM (errno e): what the paranoid level
+ * allows, which value suffices, and the ways out (root, CAP_PERFMON,
+ * sysctl, :u). Returns -e. */
+int pm_perf_access__error(const struct pm_perf_access *acc, const struct pm_attr *a,
+			  bool cpu_wide, const char *name, int e, struct pm_error *err);
+
 /* ---- perf_event_open ---- */
 
 /*

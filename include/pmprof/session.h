@@ -113,6 +113,14 @@ struct pm_reader *pm_session__reader(struct pm_session *s);
 struct pm_dsos *pm_session__dsos(struct pm_session *s);
 /* Whether kernel symbols may come from this host (after the first MMAP). */
 bool pm_session__host(const struct pm_session *s);
+/*
+ * Which kernel symbols named the kernel's addresses, and why ("the
+ * running kernel's: its build id ... is the recording's", "none, kernel
+ * addresses shown as they are: ...; give --kallsyms FILE or --vmlinux
+ * FILE ..."), for a report's header. False when no kernel address was
+ * looked up.
+ */
+bool pm_session__kernel_symbols(struct pm_session *s, char *buf, size_t size);
 
 /*
  * Apply one record, in file order. Returns 1 for a SAMPLE (its context is

@@ -130,18 +130,38 @@ uint64_t pm_kallsyms__addr(const struct pm_kallsyms *ks, const char *name);
 void pm_kallsyms__relocate(struct pm_kallsyms *ks, int64_t delta);
 
 /*
- * Is this host's kernel the one a recording ran on? Pass what the
- * recording says (either may be missing): its HEADER_OSRELEASE and the
- * build id of "[kernel.kallsyms]" from HEADER_BUILD_ID. A build id, when
- * both sides have one, decides; else the release string does. Returns 0
- * when /proc/kallsyms may be used, -PM_EUNSUP with the reason otherwise.
- * Without any information it returns 0 (as perf does).
+ * Is the running kernel the one a recording ran on, so that its
+ * /proc/kallsyms may name the recording's kernel addresses? What the
+ * recording says (any of it may be missing): HEADER_OSRELEASE,
+ * HEADER_HOSTNAME, the build id of "[kernel.kallsyms]" (HEADER_BUILD_ID)
+ * and where _text was (the pgoff of its "[kernel.kallsyms]_text" MMAP).
  */
 struct pm_kernel_ident {
 	const char *osrelease;		/* NULL if unknown */
+	const char *hostname;		/* NULL if unknown */
 	const uint8_t *build_id;	/* NULL if unknown */
 	size_t build_id_size;
+	uint64_t text;			/* 0 if unknown */
 };
+/* This machine's, now: uname, /sys/kernel/notes, _text of /proc/kallsyms
+ * (0 when kptr_restrict hides it). */
+struct pm_kernel_host {
+	struct pm_kernel_ident id;
+	char osrelease[65], hostname[65];
+	uint8_t build_id[64];
+};
+void pm_kernel_host__read(struct pm_kernel_host *h);
+/*
+ * The decision, from both sides' facts: build ids decide when both are
+ * known; without the recording's, only the same boot will do: the same
+ * release and host name and the kernel text at the same address (which
+ * KASLR moves at every boot). A recording that says nothing is not the
+ * running kernel's. True or false, and why in words for the report.
+ */
+bool pm_kernel_ident__same(const struct pm_kernel_ident *rec,
+			   const struct pm_kernel_ident *host,
+			   char *why, size_t size);
+/* The same against this machine: 0, or -PM_EUNSUP with why. */
 int pm_kallsyms__check_host(const struct pm_kernel_ident *rec,
 			    struct pm_error *err);
 /*

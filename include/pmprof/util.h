@@ -19,6 +19,12 @@ void *pm_reallocarray(void *p, size_t nmemb, size_t size);
 char *pm_strdup(const char *s);
 char *pm_strndup(const char *s, size_t n);
 
+/* A whole file (also /proc and tracefs files whose size reads as 0) into
+ * a NUL-terminated malloc()ed buffer; 0, or -errno naming the path. */
+struct pm_error;
+int pm_read_file(const char *path, char **buf, size_t *len,
+		 struct pm_error *err);
+
 /* Grow *arr (of *alloc elements of size sz) to hold at least `need`. */
 void pm_grow(void **arr, size_t *alloc, size_t need, size_t sz);
 #define PM_GROW(arr, alloc, need) \

@@ -9,6 +9,7 @@
 
 #include "pmprof/error.h"
 #include "pmprof/record.h"
+#include "pmprof/strbuf.h"
 #include "pmprof/writer.h"
 
 struct perf_event_header;
@@ -68,6 +69,18 @@ int pm_synth__process(struct pm_writer *w, struct pm_hits *d, int pid,
 /* Every process in /proc. */
 int pm_synth__all(struct pm_writer *w, struct pm_hits *d,
 		  struct pm_error *err);
+
+/* ---- tracing.c: HEADER_TRACING_DATA ---- */
+
+struct pm_tracepoint_ref {
+	const char *name;	/* the event's name ("sched:sched_switch") */
+	uint64_t id;		/* its attr.config */
+};
+
+/* perf's tracing data (trace-event-info 0.6) for these tracepoints, from
+ * the mounted tracefs, appended to out. */
+int pm_tracing_data__build(const struct pm_tracepoint_ref *evs, size_t nr,
+			   struct pm_strbuf *out, struct pm_error *err);
 
 /* The thread ids of a process (sorted); returns the count, -errno. */
 int pm_proc_threads(int pid, int **tids);

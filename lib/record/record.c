@@ -621,6 +621,68 @@ static int open_all(struct pm_recorder *r, struct pm_error *err)
 	return 0;
 }
 
+/* Undo open_all: every instance closed, every ring unmapped. */
+static void close_all(struct pm_recorder *r)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; k < r->nr_rings; k++)
+		pm_ring__unmap(&r->rings[k]);
+	for (i = 0; i < r->nr_inst; i++)
+		if (r->inst[i].fd >= 0)
+			close(r->inst[i].fd);
+	for (k = 0; k < r->nr_ev; k++)
+		r->ev[k].nr_ids = 0;
+	r->nr_inst = 0;
+	r->nr_rings = 0;
+	free(r->id_hash);
+	r->id_hash = NULL;
+	free(r->pfd);
+	r->pfd = NULL;
+}
+
+/*
+ * perf's answer to EACCES/EPERM when perf_event_paranoid forbids kernel
+ * samples (2, the default) but not user ones: every event that allows it
+ * leaves out the kernel and the hypervisor and is renamed EVENT:u. False
+ * when that would not help (CPU-wide, :k events, privileged...).
+ */
+static bool fall_back_to_user(struct pm_recorder *r)
+{
+	bool cpu_wide = r->o.system_wide || r->o.cpu_list ||
+			r->st.scope == PM_BURST_SCOPE_CGROUP;
+	struct pm_perf_access acc;
+	char name[512];
+	bool any = false;
+	int i;
+
+	pm_perf_access__read(&acc);
+	for (i = 0; i < r->nr_ev; i++)
+		any |= pm_perf_access__user_only_helps(&acc, &r->ev[i].open, cpu_wide);
+	if (!any)
+		return false;
+	for (i = 0; i < r->nr_ev; i++) {
+		struct rec_event *re = &r->ev[i];
+
+		if (pm_attr__flag(&re->open, PM_ATTR_EXCLUDE_KERNEL) ||
+		    pm_attr__flag(&re->open, PM_ATTR_EXCLUDE_USER))
+			continue;
+		pm_attr__set_flag(&re->open, PM_ATTR_EXCLUDE_KERNEL, true);
+		pm_attr__set_flag(&re->open, PM_ATTR_EXCLUDE_HV, true);
+		pm_attr__set_flag(&re->file, PM_ATTR_EXCLUDE_KERNEL, true);
+		pm_attr__set_flag(&re->file, PM_ATTR_EXCLUDE_HV, true);
+		pm_perf_access__user_name(re->name, name, sizeof(name));
+		free(re->name);
+		re->name = pm_strdup(name);
+	}
+	note(r, "kernel.perf_event_paranoid is %d: sampling user space only (exclude_kernel, "
+	     "events renamed as %s), as perf does. For kernel samples too, run as root or "
+	     "with CAP_PERFMON, or set kernel.perf_event_paranoid to 1",
+	     acc.paranoid, r->ev[0].name);
+	return true;
+}
+
 /* ---- targets ---- */
 
 static int add_threads_of(struct pm_recorder *r, const char *list, bool whole_process,
@@ -722,6 +784,28 @@ static int write_events(struct pm_recorder *r, struct pm_error *err)
 			return ret;
 	}
 	return 0;
+}
+
+/* The tracepoints' formats, for perf report/script (HEADER_TRACING_DATA). */
+static int write_tracing_data(struct pm_recorder *r, struct pm_error *err)
+{
+	struct pm_tracepoint_ref *tps = pm_calloc((size_t)r->nr_ev, sizeof(*tps));
+	struct pm_strbuf blob = PM_STRBUF_INIT;
+	size_t n = 0;
+	int i, ret = 0;
+
+	for (i = 0; i < r->nr_ev; i++)
+		if (!r->ev[i].dummy && r->ev[i].file.type == PM_TYPE_TRACEPOINT) {
+			tps[n].name = r->ev[i].name;
+			tps[n++].id = r->ev[i].file.config;
+		}
+	if (n)
+		ret = pm_tracing_data__build(tps, n, &blob, err);
+	if (n && !ret)
+		ret = pm_writer__set_tracing_data(r->w, blob.buf, blob.len, err);
+	pm_strbuf__release(&blob);
+	free(tps);
+	return ret;
 }
 
 static int write_id_index(struct pm_recorder *r, struct pm_error *err)
@@ -1166,6 +1250,10 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 	}
 	configure_events(r);
 	ret = open_all(r, err);
+	if ((ret == -EACCES || ret == -EPERM) && fall_back_to_user(r)) {
+		close_all(r);
+		ret = open_all(r, err);
+	}
 	if (ret)
 		goto fail;
 	/* the file */
@@ -1180,6 +1268,8 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 	if ((ret = write_events(r, err)))
 		goto fail;
 	if ((ret = pm_synth__system_features(r->w, err)))
+		goto fail;
+	if ((ret = write_tracing_data(r, err)))
 		goto fail;
 	if (o->cmdline_argc &&
 	    (ret = pm_writer__set_cmdline(r->w, o->cmdline_argc, o->cmdline_argv, err)))
@@ -1440,7 +1530,6 @@ const char *pm_recorder__output(const struct pm_recorder *r)
 
 void pm_recorder__delete(struct pm_recorder *r)
 {
-	size_t i;
 	int k;
 
 	if (!r)
@@ -1456,11 +1545,7 @@ void pm_recorder__delete(struct pm_recorder *r)
 	}
 	if (r->err_fd >= 0)
 		close(r->err_fd);
-	for (k = 0; k < r->nr_rings; k++)
-		pm_ring__unmap(&r->rings[k]);
-	for (i = 0; i < r->nr_inst; i++)
-		if (r->inst[i].fd >= 0)
-			close(r->inst[i].fd);
+	close_all(r);
 	remove_cgroup(r);
 	if (r->w)
 		pm_writer__delete(r->w);
@@ -1470,9 +1555,7 @@ void pm_recorder__delete(struct pm_recorder *r)
 	}
 	free(r->ev);
 	free(r->inst);
-	free(r->id_hash);
 	free(r->rings);
-	free(r->pfd);
 	free(r->threads);
 	free(r->output);
 	pm_cpu_list__exit(&r->cpus);

@@ -215,19 +215,6 @@ const char *pm_clockid__name(int clockid)
 
 /* ---- perf_event_open ---- */
 
-static int read_paranoid(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
-}
-
 int pm_perf_event_open(const struct pm_attr *attr, int pid, int cpu,
 		       int group_fd, unsigned long flags, const char *name,
 		       struct pm_error *err)
@@ -249,15 +236,12 @@ int pm_perf_event_open(const struct pm_attr *attr, int pid, int cpu,
 	switch (e) {
 	case EACCES:
 	case EPERM: {
-		int p = read_paranoid();
+		struct pm_perf_access acc;
 
-		return pm_error__fmt(err, -e,
-			"%s: no permission to open the event (%s; kernel.perf_event_paranoid is %d). "
-			"Run as root, or allow it with `sysctl -w kernel.perf_event_paranoid=%d`"
-			"%s",
-			name, strerror(e), p, pid == -1 ? -1 : 1,
-			pid == -1 ? " (system-wide and per-CPU recording needs -1 or CAP_PERFMON)" :
-			" (1 allows per-process recording of user and kernel code)");
+		pm_perf_access__read(&acc);
+		return pm_perf_access__error(&acc, attr,
+					     pid == -1 || (flags & 4UL /* PID_CGROUP */),
+					     name, e, err);
 	}
 	case ENOENT:
 	case EOPNOTSUPP:
@@ -273,6 +257,20 @@ int pm_perf_event_open(const struct pm_attr *attr, int pid, int cpu,
 			"%s: the kernel does not take %u-byte attrs (it knows %u bytes): "
 			"no hf_sample support; use --hf-mode burst",
 			name, size, ks);
+	}
+	case EINVAL: {
+		unsigned int max;
+
+		/* a freq= term is not fitted to the maximum as -F is */
+		if (pm_attr__flag(attr, PM_ATTR_FREQ) && !pm_kernel__max_sample_rate(&max) &&
+		    attr->sample_period > max)
+			return pm_error__fmt(err, -e,
+				"%s: frequency %llu Hz is above kernel.perf_event_max_sample_rate "
+				"(%u Hz): ask for less, or raise the limit in "
+				"/proc/sys/kernel/perf_event_max_sample_rate",
+				name, (unsigned long long)attr->sample_period, max);
+		return pm_error__fmt(err, -e, "%s: perf_event_open failed: %s (cpu %d, pid %d)",
+				     name, strerror(e), cpu, pid);
 	}
 	case EMFILE:
 		return pm_error__fmt(err, -e,

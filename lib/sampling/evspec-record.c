@@ -82,7 +82,8 @@ static int config_one(struct pm_evspec_list *list, size_t i,
 		a->sample_period = 1;
 	} else {
 		set(a, PM_ATTR_FREQ, true);
-		a->sample_period = rd->freq ? rd->freq : PM_RECORD_DEFAULT_FREQ;
+		a->sample_period = rd->freq ? rd->freq :
+				   rd->default_freq ? rd->default_freq : PM_RECORD_DEFAULT_FREQ;
 	}
 	if (pm_attr__flag(a, PM_ATTR_FREQ))
 		a->sample_type |= PM_SAMPLE_PERIOD;

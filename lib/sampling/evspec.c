@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pmprof/evspec.h"
+#include "pmprof/tracefs.h"
 #include "pmprof/strbuf.h"
 #include "pmprof/util.h"
 #include "sampling/evspec-int.h"
@@ -34,6 +35,9 @@ struct parser {
 	const char *root;
 	struct pm_evspec_list *out;
 	struct pm_error *err;
+	bool mount_tracefs;		/* may mount tracefs (once) */
+	bool mount_tried;
+	struct pm_error mount_err;	/* why it could not be mounted */
 };
 
 enum kind { K_SYMBOL, K_RAW, K_PMU, K_TRACEPOINT };
@@ -574,7 +578,15 @@ static int tracepoint_id(struct parser *p, const char *name, size_t n, uint64_t 
 	const char *tn = p->s + p->pos + 1;
 	char *sys = pm_strndup(name, n), *tp = pm_strndup(tn, name_len(tn));
 	int r = pm_sysfs_tracepoint_id(p->root, sys, tp, id);
+	char dir[256];
 
+	if (r && p->mount_tracefs && !p->mount_tried && !strcmp(p->root, "/sys") &&
+	    pm_tracefs__find(NULL, dir, sizeof(dir))) {
+		/* a fresh machine: perf mounts tracefs and goes on */
+		p->mount_tried = true;
+		if (!pm_tracefs__mount(&p->mount_err))
+			r = pm_sysfs_tracepoint_id(p->root, sys, tp, id);
+	}
 	free(sys);
 	free(tp);
 	return r;
@@ -632,7 +644,10 @@ static int parse_event(struct parser *p, struct pm_evspec_event *out)
 		if (!pmu || !alias || pm_sysfs_pmu_type(p->root, pmu, &type)) {
 			size_t tl = p->s[p->pos] == ':' ? name_len(p->s + p->pos + 1) : 0;
 
-			if (tl)
+			if (tl && p->mount_err.code)
+				ret = perr(p, start, "unknown tracepoint '%.*s:%.*s': %s",
+					   (int)n, name, (int)tl, p->s + p->pos + 1, p->mount_err.msg);
+			else if (tl)
 				ret = perr(p, start, "unknown tracepoint '%.*s:%.*s' (no id under tracefs)",
 					   (int)n, name, (int)tl, p->s + p->pos + 1);
 			else
@@ -768,7 +783,7 @@ int pm_evspec__parse(struct pm_evspec_list *list, const char *str,
 	struct pm_evspec_list tmp;
 	struct parser p = {
 		.s = str, .root = opts && opts->sysfs_root ? opts->sysfs_root : "/sys",
-		.out = &tmp, .err = err,
+		.out = &tmp, .err = err, .mount_tracefs = opts && opts->mount_tracefs,
 	};
 	size_t base = list->nr, i;
 	int ret = 0;

@@ -30,6 +30,7 @@ struct pm_session {
 
 	struct pm_dsos *dsos;		/* made on first use */
 	bool host;
+	char host_why[320];		/* why (not) the running kernel's symbols */
 	uint64_t kernel_text;		/* the kernel MMAP's pgoff */
 
 	struct pm_map_arena arena;
@@ -157,15 +158,57 @@ static bool decide_host(struct pm_session *s, const struct pm_features *f)
 	const struct pm_build_id_entry *kb = kernel_build_id(f);
 	struct pm_kernel_ident id = {
 		.osrelease = f->osrelease,
+		.hostname = f->hostname,
 		.build_id = kb ? kb->build_id : NULL,
 		.build_id_size = kb ? kb->size : 0,
+		.text = s->kernel_text,
 	};
+	struct pm_kernel_host h;
 
-	if (s->opts.host == PM_HOST_YES)
+	if (s->opts.host == PM_HOST_YES) {
+		snprintf(s->host_why, sizeof(s->host_why), "the recording is this host's, as told");
 		return true;
-	if (s->opts.host == PM_HOST_NO)
+	}
+	if (s->opts.host == PM_HOST_NO) {
+		snprintf(s->host_why, sizeof(s->host_why), "the recording is not this host's, as told");
 		return false;
-	return pm_kallsyms__check_host(&id, NULL) == 0;
+	}
+	pm_kernel_host__read(&h);
+	return pm_kernel_ident__same(&id, &h.id, s->host_why, sizeof(s->host_why));
+}
+
+bool pm_session__kernel_symbols(struct pm_session *s, char *buf, size_t size)
+{
+	struct pm_dso *k;
+	const char *path;
+
+	if (!s->dsos)
+		return false;
+	k = pm_dsos__kernel(s->dsos);
+	if (!pm_dso__loaded(k))
+		return false;	/* no kernel address was looked up */
+	path = pm_dso__symbol_path(k);
+	if (s->opts.vmlinux)
+		snprintf(buf, size, "%s (--vmlinux)%s%s", s->opts.vmlinux,
+			 path ? "" : ": ", path ? "" : pm_dso__load_error(k)->msg);
+	else if (s->opts.kallsyms && path)
+		snprintf(buf, size, "%s (--kallsyms)", path);
+	else if (path && s->host && !strcmp(path, "/proc/kallsyms"))
+		snprintf(buf, size, "%s (the running kernel): %s", path, s->host_why);
+	else if (path) {
+		const uint8_t *id;
+		size_t n = pm_dso__build_id(k, &id);
+		char hex[129];
+
+		snprintf(buf, size, "%s (the build-id cache's, for the recording's kernel build id %s)",
+			 path, n ? pm_build_id__hex(id, n, hex) : "?");
+	}
+	else
+		snprintf(buf, size, "none, kernel addresses shown as they are: %s%s%s", s->host_why,
+			 s->opts.kallsyms ? "; --kallsyms: " : "; give --kallsyms FILE or "
+			 "--vmlinux FILE from the machine that recorded it",
+			 s->opts.kallsyms ? pm_dso__load_error(k)->msg : "");
+	return true;
 }
 
 static void add_build_ids(struct pm_dsos *dsos, const struct pm_features *f)

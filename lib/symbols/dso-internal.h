@@ -18,6 +18,7 @@ struct pm_symctx {
 	char *home_debug;		/* resolved buildid_dir */
 	char *debug_dir;		/* resolved global debug dir */
 	struct pm_kallsyms *ks;
+	char *ks_path;			/* the file it came from */
 	bool ks_tried;
 	int ks_rc;
 	struct pm_error ks_err;

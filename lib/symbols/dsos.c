@@ -79,6 +79,7 @@ void pm_symctx__put(struct pm_symctx *ctx)
 	free(ctx->home_debug);
 	free(ctx->debug_dir);
 	pm_kallsyms__delete(ctx->ks);
+	free(ctx->ks_path);
 	free(ctx);
 }
 

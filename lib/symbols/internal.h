@@ -12,10 +12,6 @@
 
 struct pm_error;
 
-/* Whole file into a NUL-terminated malloc()ed buffer. */
-int pm_read_file(const char *path, char **buf, size_t *len,
-		 struct pm_error *err);
-
 /* One PT_LOAD segment: enough to turn file offsets into addresses. */
 struct pm_segment {
 	uint64_t offset, vaddr, filesz, memsz, align;

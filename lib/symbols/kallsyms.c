@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -270,36 +271,113 @@ void pm_kallsyms__relocate(struct pm_kallsyms *ks, int64_t delta)
 		ks->stext += (uint64_t)delta;
 }
 
-int pm_kallsyms__check_host(const struct pm_kernel_ident *rec,
-			    struct pm_error *err)
+/* _text in /proc/kallsyms (near its start), 0 if hidden or absent. */
+static uint64_t host_text(void)
 {
-	uint8_t id[64];
-	char h1[129], h2[129];
+	char line[512];
+	uint64_t text = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+	int lines = 0;
+
+	if (!f)
+		return 0;
+	while (!text && lines++ < 100000 && fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char t, name[256];
+
+		if (sscanf(line, "%llx %c %255s", &a, &t, name) == 3 && !strcmp(name, "_text"))
+			text = a;
+	}
+	fclose(f);
+	return text;
+}
+
+void pm_kernel_host__read(struct pm_kernel_host *h)
+{
 	struct utsname u;
 	int n;
 
-	if (rec && rec->build_id && rec->build_id_size) {
-		n = pm_kernel__host_build_id(NULL, id, sizeof(id), NULL);
-		if (n > 0) {
-			size_t m = rec->build_id_size < sizeof(id) ?
-				   rec->build_id_size : sizeof(id);
+	memset(h, 0, sizeof(*h));
+	if (!uname(&u)) {
+		snprintf(h->osrelease, sizeof(h->osrelease), "%s", u.release);
+		snprintf(h->hostname, sizeof(h->hostname), "%s", u.nodename);
+		h->id.osrelease = h->osrelease;
+		h->id.hostname = h->hostname;
+	}
+	n = pm_kernel__host_build_id(NULL, h->build_id, sizeof(h->build_id), NULL);
+	if (n > 0) {
+		h->id.build_id = h->build_id;
+		h->id.build_id_size = (size_t)n;
+	}
+	h->id.text = host_text();
+}
 
-			if ((size_t)n == m && !memcmp(id, rec->build_id, m))
-				return 0;
-			return pm_error__fmt(err, PM_EUNSUP,
-				"kernel build id %s of the recording differs from this host's %s",
-				pm_build_id__hex(rec->build_id, m, h1),
-				pm_build_id__hex(id, (size_t)n, h2));
-		}
+bool pm_kernel_ident__same(const struct pm_kernel_ident *rec,
+			   const struct pm_kernel_ident *host,
+			   char *why, size_t size)
+{
+	static const struct pm_kernel_ident none;
+	char h1[129], h2[129];
+
+	if (!rec)
+		rec = &none;
+	if (rec->build_id_size && host->build_id_size) {
+		size_t m = PM_MIN(rec->build_id_size, (size_t)64);
+		bool same = m == host->build_id_size && !memcmp(rec->build_id, host->build_id, m);
+
+		pm_build_id__hex(rec->build_id, m, h1);
+		pm_build_id__hex(host->build_id, host->build_id_size, h2);
+		if (same)
+			snprintf(why, size, "the recording's kernel build id %s is the running kernel's", h1);
+		else
+			snprintf(why, size, "the recording's kernel build id %s is not the running "
+				 "kernel's (%s)", h1, h2);
+		return same;
 	}
-	if (rec && rec->osrelease && *rec->osrelease) {
-		if (uname(&u) < 0)
-			return pm_error__fmt(err, errno, "uname: %s",
-					     strerror(errno));
-		if (strcmp(u.release, rec->osrelease))
-			return pm_error__fmt(err, PM_EUNSUP,
-				"recorded on kernel %s, this host runs %s",
-				rec->osrelease, u.release);
+	/* no build id to compare: only the same boot will do */
+	if (!rec->osrelease || !*rec->osrelease) {
+		snprintf(why, size, "the recording names neither its kernel's build id nor its release");
+		return false;
 	}
-	return 0;
+	if (!host->osrelease || strcmp(rec->osrelease, host->osrelease)) {
+		snprintf(why, size, "recorded under Linux %s, without a kernel build id; this is %s",
+			 rec->osrelease, host->osrelease ? host->osrelease : "another kernel");
+		return false;
+	}
+	if (rec->hostname && *rec->hostname && host->hostname &&
+	    strcmp(rec->hostname, host->hostname)) {
+		snprintf(why, size, "recorded on %s, without a kernel build id; this is %s",
+			 rec->hostname, host->hostname);
+		return false;
+	}
+	if (!rec->text || !host->text) {
+		snprintf(why, size, "no kernel build id recorded, and no kernel address (%s) "
+			 "to tell the boot by", !rec->text ? "no [kernel.kallsyms]_text map" :
+			 "this host's kallsyms hides it");
+		return false;
+	}
+	if (rec->text != host->text) {
+		snprintf(why, size, "no kernel build id recorded, and the kernel text was at %#llx, "
+			 "not at %#llx as in this boot: another boot", (unsigned long long)rec->text,
+			 (unsigned long long)host->text);
+		return false;
+	}
+	snprintf(why, size, "no kernel build id recorded; the same boot: Linux %s%s%s, "
+		 "kernel text at %#llx as now", rec->osrelease,
+		 rec->hostname && *rec->hostname ? " on " : "",
+		 rec->hostname && *rec->hostname ? rec->hostname : "",
+		 (unsigned long long)rec->text);
+	return true;
+}
+
+int pm_kallsyms__check_host(const struct pm_kernel_ident *rec,
+			    struct pm_error *err)
+{
+	struct pm_kernel_host h;
+	char why[320];
+
+	pm_kernel_host__read(&h);
+	if (pm_kernel_ident__same(rec, &h.id, why, sizeof(why)))
+		return 0;
+	return pm_error__fmt(err, PM_EUNSUP, "%s", why);
 }

@@ -388,9 +388,12 @@ static struct pm_kallsyms *ctx_kallsyms(struct pm_dso *dso,
 		path = "/proc/kallsyms";
 	if (!path) {
 		ctx->ks_rc = pm_error__fmt(&ctx->ks_err, ENOENT,
-			"no kernel symbols: not recorded on this host (use --kallsyms FILE)");
+			"no kernel symbols: not recorded on this host's running kernel "
+			"(use --kallsyms FILE or --vmlinux FILE)");
 	} else {
 		ctx->ks_rc = pm_kallsyms__load(path, &ctx->ks, &ctx->ks_err);
+		if (ctx->ks_rc == 0)
+			ctx->ks_path = pm_strdup(path);
 		if (ctx->ks_rc == 0 && ctx->conf.kernel_text &&
 		    pm_kallsyms__addr(ctx->ks, "_text"))
 			pm_kallsyms__relocate(ctx->ks,
@@ -420,6 +423,7 @@ int pm_dso__load_kernel(struct pm_dso *dso, struct pm_error *err)
 	if (!ks)
 		return ctx->ks_rc;
 	if (dso->kind == PM_DSO_KERNEL) {
+		dso->sym_path = ctx->ks_path;
 		dso->funcs = pm_kallsyms__kernel(ks);
 		dso->data = pm_kallsyms__kernel_data(ks);
 		dso->borrowed_funcs = dso->borrowed_data = true;

@@ -339,36 +339,86 @@ static void test_kallsyms_host(void **state)
 	pm_kallsyms__delete(ks);
 }
 
+/* The decision from given facts: the recording's and a made-up host's. */
 static void test_kernel_ident(void **state)
 {
-	struct pm_kernel_ident id = { 0 };
+	static const uint8_t bid_a[20] = { 0xaa, 1, 2, 3 }, bid_b[20] = { 0xbb, 1, 2, 3 };
+	struct pm_kernel_ident host = {
+		.osrelease = "6.18.0-test", .hostname = "vm",
+		.build_id = bid_a, .build_id_size = 20, .text = 0xffffffff9a000000ULL,
+	};
+	struct pm_kernel_ident rec = host;
+	char why[320];
+
+	(void)state;
+	/* build ids decide, whatever the rest says */
+	assert_true(pm_kernel_ident__same(&rec, &host, why, sizeof(why)));
+	assert_non_null(strstr(why, "aa010203"));
+	assert_non_null(strstr(why, "is the running kernel's"));
+	rec.build_id = bid_b;
+	assert_false(pm_kernel_ident__same(&rec, &host, why, sizeof(why)));
+	assert_non_null(strstr(why, "bb010203"));
+	assert_non_null(strstr(why, "is not the running kernel's (aa010203"));
+	rec.build_id = bid_a;
+	rec.osrelease = "5.10.0-other";
+	rec.text = 0xffffffff81000000ULL;
+	assert_true(pm_kernel_ident__same(&rec, &host, why, sizeof(why)));
+
+	/* no build id recorded: the same boot, or nothing */
+	rec = host;
+	rec.build_id = NULL;
+	rec.build_id_size = 0;
+	assert_true(pm_kernel_ident__same(&rec, &host, why, sizeof(why)));
+	assert_non_null(strstr(why, "the same boot"));
+	rec.text = 0xffffffff81000000ULL;	/* KASLR put it elsewhere: another boot */
+	assert_false(pm_kernel_ident__same(&rec, &host, why, sizeof(why)));
+	assert_non_null(strstr(why, "another boot"));
+	rec.text = 0;				/* no kernel map to tell */
+	assert_false(pm_kernel_ident__same(&rec, &host, why, sizeof(why)));
+	rec.text = host.text;
+	rec.osrelease = "5.10.0-23-amd64";	/* a Linux 5.x recording */
+	assert_false(pm_kernel_ident__same(&rec, &host, why, sizeof(why)));
+	assert_non_null(strstr(why, "5.10.0-23-amd64"));
+	rec.osrelease = host.osrelease;
+	rec.hostname = "elsewhere";
+	assert_false(pm_kernel_ident__same(&rec, &host, why, sizeof(why)));
+	assert_non_null(strstr(why, "elsewhere"));
+	rec.hostname = NULL;			/* not recorded: not held against it */
+	assert_true(pm_kernel_ident__same(&rec, &host, why, sizeof(why)));
+	/* a recording that says nothing is not the running kernel's */
+	assert_false(pm_kernel_ident__same(NULL, &host, why, sizeof(why)));
+	memset(&rec, 0, sizeof(rec));
+	assert_false(pm_kernel_ident__same(&rec, &host, why, sizeof(why)));
+	/* a host whose build id cannot be read: the same-boot rules */
+	rec = host;
+	host.build_id = NULL;
+	host.build_id_size = 0;
+	assert_true(pm_kernel_ident__same(&rec, &host, why, sizeof(why)));
+	assert_non_null(strstr(why, "the same boot"));
+}
+
+/* This machine as it is: its own facts are its own kernel's. */
+static void test_kernel_host(void **state)
+{
+	struct pm_kernel_host h;
+	struct pm_kernel_ident other;
 	struct pm_error err;
-	uint8_t bid[64], other[20];
 	char *rel = st_run("uname -r");
-	int n;
 
 	(void)state;
 	assert_non_null(rel);
 	rel[strcspn(rel, "\n")] = '\0';
-	assert_int_equal(pm_kallsyms__check_host(NULL, &err), 0);
-	id.osrelease = rel;
-	assert_int_equal(pm_kallsyms__check_host(&id, &err), 0);
-	id.osrelease = "1.2.3-not-this-one";
-	assert_int_equal(pm_kallsyms__check_host(&id, &err), -PM_EUNSUP);
+	pm_kernel_host__read(&h);
+	assert_string_equal(h.id.osrelease, rel);
+	if (h.id.build_id_size || h.id.text)
+		assert_int_equal(pm_kallsyms__check_host(&h.id, &err), 0);
+	other = h.id;
+	other.osrelease = "1.2.3-not-this-one";
+	other.build_id = NULL;
+	other.build_id_size = 0;
+	assert_int_equal(pm_kallsyms__check_host(&other, &err), -PM_EUNSUP);
 	assert_non_null(strstr(err.msg, "1.2.3-not-this-one"));
-	n = pm_kernel__host_build_id(NULL, bid, sizeof(bid), &err);
-	if (n > 0) {
-		/* the build id decides over the release */
-		id.build_id = bid;
-		id.build_id_size = (size_t)n;
-		assert_int_equal(pm_kallsyms__check_host(&id, &err), 0);
-		memset(other, 0xab, sizeof(other));
-		id.build_id = other;
-		id.build_id_size = sizeof(other);
-		id.osrelease = rel;
-		assert_int_equal(pm_kallsyms__check_host(&id, &err),
-				 -PM_EUNSUP);
-	}
+	assert_int_equal(pm_kallsyms__check_host(NULL, &err), -PM_EUNSUP);
 	free(rel);
 }
 
@@ -548,6 +598,7 @@ int main(void)
 		cmocka_unit_test(test_kallsyms_bad),
 		cmocka_unit_test(test_kallsyms_host),
 		cmocka_unit_test(test_kernel_ident),
+		cmocka_unit_test(test_kernel_host),
 		cmocka_unit_test(test_notes),
 		cmocka_unit_test(test_jitmap),
 		cmocka_unit_test(test_jit_dso),
