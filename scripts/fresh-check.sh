@@ -139,7 +139,7 @@ rc=$?
 unmount_all
 stage_end "make check"
 summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$dir.check.log" | tail -1)
-installed=$(grep -c '^deps.sh: apt-get update' "$dir.check.log")
+installed=$(grep -c '^deps.sh: .*apt-get install' "$dir.check.log")
 rm -f "$dir.check.log"
 printf '\n==== fresh-check: %s in %ds; make check installed packages: %s\n' \
 	"$commit" $(( $(date +%s) - all_start )) \

@@ -22,6 +22,12 @@ int pm_cli_input_error(const char *file, const struct pm_error *err)
 	return PM_EXIT_INPUT;
 }
 
+int pm_cli_output_error(const struct pm_error *err)
+{
+	fprintf(stderr, "pmprof: %s\n", err->msg[0] ? err->msg : pm_strerror(err->code));
+	return PM_EXIT_INPUT;
+}
+
 int pm_cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;

@@ -22,6 +22,9 @@ enum pm_output_format {
 
 /* "pmprof: FILE: offset N: message" on stderr; returns PM_EXIT_INPUT. */
 int pm_cli_input_error(const char *file, const struct pm_error *err);
+/* An output's error, whose message names the file: "pmprof: message"
+ * on stderr; returns PM_EXIT_INPUT (a full disk is not a usage error). */
+int pm_cli_output_error(const struct pm_error *err);
 /* "pmprof: message" on stderr; returns PM_EXIT_USAGE. */
 int pm_cli_usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));

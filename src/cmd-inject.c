@@ -35,7 +35,6 @@ struct inject {
 	bool out_big;
 	bool started;			/* events and features handed over */
 	struct pm_error err;
-	bool err_in_output;		/* the error is the writer's */
 
 	/* Raw feature payloads seen in a pipe input (input order). */
 	uint8_t *raw_feat[PM_FEAT_BITS];
@@ -95,6 +94,12 @@ fail:
 	return -1;
 }
 
+/* What the warnings call the input. */
+static const char *input_name(const struct inject *in)
+{
+	return strcmp(in->input, "-") ? in->input : "(standard input)";
+}
+
 /* Hand every feature over: typed ones re-encoded, others copied. */
 static int copy_features(struct inject *in)
 {
@@ -122,8 +127,8 @@ static int copy_features(struct inject *in)
 		if (in->in_big != in->out_big && !order_free(i)) {
 			const char *name = pm_feature_name(i);
 
-			fprintf(stderr, "pmprof: inject: dropping feature %s: its layout is not byte-swapped\n",
-				name ? name : "unknown");
+			fprintf(stderr, "pmprof: inject: %s: dropping feature %s: its layout is not byte-swapped\n",
+				input_name(in), name ? name : "unknown");
 			continue;
 		}
 		if (pipe_in) {
@@ -133,8 +138,8 @@ static int copy_features(struct inject *in)
 			memcpy(buf, in->raw_feat[i], in->raw_feat_len[i]);
 			len = in->raw_feat_len[i];
 		} else if (read_file_section(in->input, &f->section[i], &buf)) {
-			fprintf(stderr, "pmprof: inject: cannot re-read feature %u of %s\n",
-				i, in->input);
+			fprintf(stderr, "pmprof: inject: %s: cannot re-read feature %s: dropping it\n",
+				input_name(in), pm_feature_name(i) ? pm_feature_name(i) : "unknown");
 			continue;
 		} else {
 			len = f->section[i].size;
@@ -154,7 +159,6 @@ static int start(struct inject *in)
 	int ret;
 
 	in->started = true;
-	in->err_in_output = true;
 	if (!n)
 		return pm_error__fmt(&in->err, PM_EFORMAT,
 				     "the input has no events");
@@ -218,11 +222,9 @@ static int put(struct inject *in, const struct pm_record *rec)
 	case PM_RECORD_SAMPLE: {
 		struct pm_sample s;
 
-		in->err_in_output = false;
 		ret = pm_reader__parse_sample(r, rec, &s, err);
 		if (ret)
 			return ret;
-		in->err_in_output = true;
 		return pm_writer__sample(w, &s, err);
 	}
 	case PM_RECORD_MMAP: case PM_RECORD_MMAP2: case PM_RECORD_COMM:
@@ -231,27 +233,23 @@ static int put(struct inject *in, const struct pm_record *rec)
 	case PM_RECORD_UNTHROTTLE:
 		break;
 	case PM_RECORD_FINISHED_ROUND:
-		in->err_in_output = true;
 		return pm_writer__finished_round(w, err);
 	case PM_RECORD_ID_INDEX: {
 		struct pm_rec_id_index idx;
 		struct pm_id_index_entry *e;
 		uint64_t i;
 
-		in->err_in_output = false;
 		ret = pm_rec__id_index(r, rec, &idx, err);
 		if (ret)
 			return ret;
 		e = pm_calloc(idx.nr ? idx.nr : 1, sizeof(*e));
 		for (i = 0; i < idx.nr; i++)
 			pm_rec_id_index__entry(r, &idx, i, &e[i]);
-		in->err_in_output = true;
 		ret = pm_writer__id_index(w, e, idx.nr, err);
 		free(e);
 		return ret;
 	}
 	default:
-		in->err_in_output = true;
 		if (rec->extra_size)
 			return pm_error__at(err, PM_EUNSUP, rec->offset,
 					    "cannot rewrite a %s record: its payload outside the record is not supported",
@@ -260,7 +258,6 @@ static int put(struct inject *in, const struct pm_record *rec)
 					      in->in_big, err);
 	}
 
-	in->err_in_output = false;
 	ret = pm_reader__parse_sample_id(r, rec, &sid, err);
 	if (ret)
 		return ret;
@@ -269,14 +266,12 @@ static int put(struct inject *in, const struct pm_record *rec)
 		struct pm_rec_mmap m;
 
 		ret = pm_rec__mmap(r, rec, &m, err);
-		in->err_in_output = true;
 		return ret ? ret : pm_writer__mmap(w, rec->misc, &m, &sid, err);
 	}
 	case PM_RECORD_COMM: {
 		struct pm_rec_comm c;
 
 		ret = pm_rec__comm(r, rec, &c, err);
-		in->err_in_output = true;
 		/* c.exec comes back from misc: do not count it twice. */
 		return ret ? ret : pm_writer__comm(w, rec->misc, &c, &sid, err);
 	}
@@ -284,7 +279,6 @@ static int put(struct inject *in, const struct pm_record *rec)
 		struct pm_rec_task t;
 
 		ret = pm_rec__task(r, rec, &t, err);
-		in->err_in_output = true;
 		return ret ? ret : pm_writer__task(w, rec->type, rec->misc, &t,
 						   &sid, err);
 	}
@@ -292,14 +286,12 @@ static int put(struct inject *in, const struct pm_record *rec)
 		struct pm_rec_lost l;
 
 		ret = pm_rec__lost(r, rec, &l, err);
-		in->err_in_output = true;
 		return ret ? ret : pm_writer__lost(w, rec->misc, &l, &sid, err);
 	}
 	case PM_RECORD_LOST_SAMPLES: {
 		struct pm_rec_lost_samples l;
 
 		ret = pm_rec__lost_samples(r, rec, &l, err);
-		in->err_in_output = true;
 		return ret ? ret : pm_writer__lost_samples(w, rec->misc, &l,
 							   &sid, err);
 	}
@@ -307,7 +299,6 @@ static int put(struct inject *in, const struct pm_record *rec)
 		struct pm_rec_throttle t;
 
 		ret = pm_rec__throttle(r, rec, &t, err);
-		in->err_in_output = true;
 		return ret ? ret : pm_writer__throttle(w, rec->type, rec->misc,
 						       &t, &sid, err);
 	}
@@ -320,14 +311,12 @@ static int run(struct inject *in)
 	size_t i;
 	int ret;
 
-	in->err_in_output = false;
 	if (!pm_reader__is_pipe(in->r)) {
 		ret = start(in);
 		if (ret)
 			return ret;
 	}
 	for (;;) {
-		in->err_in_output = false;
 		ret = pm_reader__next(in->r, &rec, &in->err);
 		if (ret <= 0)
 			break;
@@ -355,7 +344,8 @@ static int run(struct inject *in)
 		}
 		ret = put(in, &rec);
 		if (ret) {
-			if (!in->err.has_offset && !in->err_in_output) {
+			/* the input's record, unless the output failed */
+			if (!in->err.has_offset && !pm_writer__failed(in->w)) {
 				in->err.has_offset = true;
 				in->err.offset = rec.offset;
 			}
@@ -403,6 +393,7 @@ int cmd_inject(int argc, const char **argv)
 		OPT_END(),
 	};
 	struct pm_writer_opts wo = { .sz = sizeof(wo) };
+	struct pm_outfile_opts fo = { .sz = sizeof(fo) };
 	int ret, status = PM_EXIT_OK;
 	unsigned int i;
 
@@ -425,24 +416,26 @@ int cmd_inject(int argc, const char **argv)
 	wo.pipe = in.pipe || (!strcmp(in.output, "-") &&
 			      !fd_seekable(STDOUT_FILENO));
 
+	fo.input = in.input;	/* never over the input: refused */
+	wo.file = &fo;
 	if (pm_reader__open(&in.r, in.input, NULL, &in.err))
 		return pm_cli_input_error(in.input, &in.err);
 	in.in_big = pm_reader__big_endian(in.r);
 	if (pm_writer__open(&in.w, in.output, &wo, &in.err)) {
 		pm_reader__delete(in.r);
-		return pm_cli_input_error(in.output, &in.err);
+		if (in.err.code == -PM_EUSAGE)
+			return pm_cli_usage_error("inject: %s", in.err.msg);
+		return pm_cli_output_error(&in.err);
 	}
 	in.out_big = pm_writer__big_endian(in.w);
 
 	ret = run(&in);
 	if (ret) {
-		status = pm_cli_input_error(in.err_in_output ? in.output :
-					    in.input, &in.err);
-		pm_writer__delete(in.w);
-		if (strcmp(in.output, "-"))
-			unlink(in.output);	/* no half-written file */
+		status = pm_writer__failed(in.w) ? pm_cli_output_error(&in.err)
+						 : pm_cli_input_error(in.input, &in.err);
+		pm_writer__delete(in.w);	/* removes the partial output */
 	} else if (pm_writer__close(in.w, &in.err)) {
-		status = pm_cli_input_error(in.output, &in.err);
+		status = pm_cli_output_error(&in.err);
 	}
 	pm_reader__delete(in.r);
 	for (i = 0; i < PM_FEAT_BITS; i++)

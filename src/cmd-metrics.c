@@ -24,13 +24,23 @@ struct metrics_run {
 };
 
 /* Events go in once they are all known: at once for a file, after the
- * pipe's HEADER_ATTR records for a pipe (they precede every sample). */
+ * pipe's HEADER_ATTR records for a pipe (they precede every sample). A
+ * recording without counter reads has no metrics: say how to get them
+ * rather than print an empty table. */
 static int add_events(struct metrics_run *run)
 {
+	int ret;
+
 	if (run->events_added)
 		return 0;
 	run->events_added = true;
-	return pm_metrics__add_reader_events(run->m, run->r, run->err);
+	ret = pm_metrics__add_reader_events(run->m, run->r, run->err);
+	if (ret)
+		return ret;
+	if (!pm_metrics__nr_readers(run->m))
+		return pm_error__fmt(run->err, PM_EFORMAT,
+				     "no event reads counter values with its samples (PERF_SAMPLE_READ), so there are no windows to measure; record with `pmprof record --metrics -- PROG` or a leader-sampled group, e.g. `perf record -e '{cycles,instructions}:S' -- PROG`");
+	return 0;
 }
 
 static int on_sample(struct pm_session *s, const struct pm_sample_ctx *ctx,
@@ -55,7 +65,13 @@ static int on_sample(struct pm_session *s, const struct pm_sample_ctx *ctx,
 			loc.caller = cc[1].sym ? (const void *)cc[1].sym
 					       : (const void *)cc[1].dso;
 	}
-	pm_metrics__sample(run->m, ctx->sample, &loc);
+	if (pm_metrics__sample(run->m, ctx->sample, &loc, run->err)) {
+		if (run->err) {
+			run->err->has_offset = true;
+			run->err->offset = ctx->record_offset;
+		}
+		return -1;
+	}
 	return 0;
 }
 

@@ -555,15 +555,21 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	}
 	if (tty)
 		progress(st, true);
-	if (ret < 0) {
+	if (ret < 0)
 		fprintf(stderr, "pmprof record: %s\n", err.msg);
-		/* still close the file properly */
-	}
+	/* after a failed poll, finish fails for the same reason: say it once
+	 * (the messages name the file) */
 	if (pm_recorder__finish(r, &err)) {
-		fprintf(stderr, "pmprof record: %s: %s\n", pm_recorder__output(r), err.msg);
+		if (ret >= 0)
+			fprintf(stderr, "pmprof record: %s\n", err.msg);
 		ret = -1;
 	}
-	if (!rc->quiet) {
+	if (pm_recorder__partial(r))
+		fprintf(stderr, "[ pmprof record: %s not written: %.3f MB (%" PRIu64
+			" samples) reached the disk, kept in %s ]\n",
+			pm_recorder__output(r), (double)st->bytes / 1e6, st->samples,
+			pm_recorder__partial(r));
+	if (!rc->quiet && ret >= 0) {
 		fprintf(stderr, "[ pmprof record: Wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
 			(double)st->bytes / 1e6, pm_recorder__output(r), st->samples);
 		if (st->mode == PM_HF_BURST)
@@ -642,20 +648,21 @@ int cmd_record(int argc, const char **argv)
 	for (i = 0; i < argc; i++)
 		cmdline[i + 1] = argv[i];
 
+	pm_evspec_list__init(&list);
 	/* nargs: the workload command left in argv, for the recorder */
 	nargs = pm_parse_options(argc, argv, opts, record_usage, PM_PARSE_STOP_AT_NON_OPTION);
-	if ((ret = pm_cli_parse_status(nargs)) >= 0) {
-		free(cmdline);
-		return ret;
+	if ((ret = pm_cli_parse_status(nargs)) >= 0)
+		goto out;
+	if (rc.plan < 0 || rc.plan > 100000) {
+		ret = pm_cli_usage_error("--plan: %d out of range (0-100000)", rc.plan);
+		goto out;
 	}
-	if (rc.plan < 0 || rc.plan > 100000)
-		return free(cmdline), pm_cli_usage_error("--plan: %d out of range (0-100000)", rc.plan);
 	if (rc.metrics) {
 		struct pm_metrics_choice mc;
 
 		if (rc.events.nr) {
-			free(cmdline);
-			return pm_cli_usage_error("--metrics chooses the events: do not give -e");
+			ret = pm_cli_usage_error("--metrics chooses the events: do not give -e");
+			goto out;
 		}
 		pm_recorder__choose_metrics(&mc);
 		snprintf(rc.metrics_spec, sizeof(rc.metrics_spec), "%s", mc.spec);
@@ -665,11 +672,11 @@ int cmd_record(int argc, const char **argv)
 		rc.sample_cpu = true;
 		if (!rc.quiet) {
 			fprintf(stderr, "pmprof record: --metrics: %s\n", mc.spec);
-			fprintf(stderr, "pmprof record: --metrics: %s%s\n",
-				mc.hw ? "hardware PMU found" : "", mc.why[0] ? mc.why : "");
+			fprintf(stderr, "pmprof record: --metrics: %s%s%s\n",
+				mc.hw ? "hardware PMU found" : "", mc.hw && mc.why[0] ? "; " : "",
+				mc.why);
 		}
 	}
-	pm_evspec_list__init(&list);
 	ret = record_prepare(&rc, &list);
 	if (ret)
 		goto out;

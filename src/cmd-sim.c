@@ -5,6 +5,8 @@
  * --compare, analyse the recording as `pmprof metrics` does and print each
  * metric beside its truth.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -224,6 +226,30 @@ static int compare(const char *output, const struct pm_sim_result *res,
 	return PM_EXIT_OK;
 }
 
+/* --max-size: bytes, or with perf's suffixes B, K, M, G, T (powers of
+ * 1024). */
+static int parse_max_size(const struct pm_option *opt, const char *arg)
+{
+	static const char suffixes[] = "BKMGT";
+	uint64_t *out = opt->value, v;
+	const char *p;
+	char *end;
+	int shift;
+
+	errno = 0;
+	if (!arg || !(*arg >= '0' && *arg <= '9'))
+		return pm_opt_error(opt, "takes a size (bytes, or N with B, K, M, G or T), not '%s'", arg ? arg : "");
+	v = strtoull(arg, &end, 10);
+	p = *end ? strchr(suffixes, toupper((unsigned char)*end)) : NULL;
+	if (errno || (*end && (!p || end[1])))
+		return pm_opt_error(opt, "takes a size (bytes, or N with B, K, M, G or T), not '%s'", arg);
+	shift = p ? 10 * (int)(p - suffixes) : 0;
+	if (!v || v > UINT64_MAX >> shift)
+		return pm_opt_error(opt, "'%s' is out of range (1 byte to 16 EiB)", arg);
+	*out = v << shift;
+	return 0;
+}
+
 static void print_summary(const struct pm_sim_opts *o,
 			  const struct pm_sim_result *r)
 {
@@ -237,7 +263,7 @@ int cmd_sim(int argc, const char **argv)
 {
 	const char *spec = NULL, *output = "perf.data", *truth_path = NULL;
 	const char *elf = NULL, *mode = NULL;
-	uint64_t seed = 1, iterations = 0, hz = 0, max_rate = 0;
+	uint64_t seed = 1, iterations = 0, hz = 0, max_rate = 0, max_size = 0;
 	bool do_compare = false, no_throttle = false, list = false, quiet = false;
 	enum pm_output_format format = PM_FORMAT_TABLE;
 	const struct pm_option options[] = {
@@ -251,6 +277,9 @@ int cmd_sim(int argc, const char **argv)
 		OPT_U64(0, "hz", &hz, "N", "scheduler ticks per second (default 250)"),
 		OPT_U64(0, "max-sample-rate", &max_rate, "N", "kernel.perf_event_max_sample_rate (default 100000)"),
 		OPT_BOOLEAN(0, "no-throttle", &no_throttle, "never throttle"),
+		OPT_CALLBACK(0, "max-size", &max_size, "size",
+			     "stop with an error when the output would pass this many bytes (K, M, G suffixes; default 2G)",
+			     parse_max_size),
 		OPT_BOOLEAN(0, "compare", &do_compare, "analyse the result and print each metric beside its truth"),
 		OPT_STRING('s', "mode", &mode, "none|discard", "--compare's window mode (default: discard with short windows)"),
 		OPT_BOOLEAN('q', "quiet", &quiet, "no summary line on stderr"),
@@ -296,11 +325,20 @@ int cmd_sim(int argc, const char **argv)
 	o.hz = (uint32_t)hz;
 	o.max_sample_rate = max_rate;
 	o.no_throttle = no_throttle;
+	o.max_size = max_size;
 	o.model_origin = argv[0];
 	ret = pm_sim__run(m, &o, &res, &err);
 	if (ret) {
-		status = err.code == -PM_EUSAGE ? pm_cli_usage_error("sim: %s", err.msg)
-						: pm_cli_input_error(argv[0], &err);
+		/* a system error is an output's (the model is read by now);
+		 * the message names the file */
+		if (err.code == -PM_EUSAGE)
+			status = pm_cli_usage_error("sim: %s", err.msg);
+		else if (err.code == -EFBIG)
+			status = pm_cli_input_error(output, &err);
+		else if (-err.code < PM_EFORMAT)
+			status = pm_cli_output_error(&err);
+		else
+			status = pm_cli_input_error(argv[0], &err);
 		goto out;
 	}
 	if (!quiet)

@@ -24,6 +24,24 @@ check() {
 	fi
 }
 
+# tiny_tmpfs DIR [CLEANUP]: a full disk a test makes itself: a 64 KB tmpfs
+# mounted at DIR (made here) and unmounted at exit, after CLEANUP (a
+# command) runs. Without root, or where it cannot mount, prints a skip
+# line and fails.
+tiny_tmpfs() {
+	if [ "$(id -u)" != 0 ]; then
+		skip "full disk" "needs root to mount a tmpfs"
+		return 1
+	fi
+	mkdir -p "$1"
+	if ! mount -t tmpfs -o size=64k pmprof-test "$1" 2>/dev/null; then
+		skip "full disk" "cannot mount a tmpfs here"
+		return 1
+	fi
+	TINY_TMPFS=$1 TINY_TMPFS_CLEANUP=${2:-:}
+	trap 'eval "$TINY_TMPFS_CLEANUP"; umount "$TINY_TMPFS" 2>/dev/null; rm -rf "$TMP"' EXIT
+}
+
 # check_eq NAME EXPECTED ACTUAL
 check_eq() {
 	if [ "$2" = "$3" ]; then

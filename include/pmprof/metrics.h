@@ -11,11 +11,21 @@
  *	struct pm_metrics *m = pm_metrics__new(&opts);
  *	pm_metrics__add_reader_events(m, reader);	(or pm_metrics__add_event)
  *	for each record:
- *		SAMPLE:   pm_metrics__sample(m, &sample, &loc);
+ *		SAMPLE:   pm_metrics__sample(m, &sample, &loc, err);
  *		THROTTLE, UNTHROTTLE, LOST: pm_metrics__record(m, reader, &rec, err);
  *	table = pm_metrics__table(m, PM_METRICS_LAYOUT_TEXT);
  *
  * The rules, exactly:
+ *
+ * Groups. With GROUP_DESC (or events added with leader_idx/nr_members
+ * that say so) a group is the described one, counted when any member
+ * samples with READ. Without it, an event with READ and read_format GROUP
+ * is in the group its first sample reads: the events whose ids the read
+ * values carry, leader first (without FORMAT_ID such a read may hold only
+ * the event's own value); an event with READ but no FORMAT_GROUP is a
+ * group of its own. Every read must fit its group: a value whose id is
+ * unknown or belongs to an event of another group, or more values than
+ * the group has, is an error (pm_metrics__sample() < 0), never a guess.
  *
  * Streams. A stream is one counter instance: samples with the same
  * sampling id (PERF_SAMPLE_ID/IDENTIFIER, else the first read value's id,
@@ -163,8 +173,10 @@ void pm_metrics__delete(struct pm_metrics *m);
 
 /*
  * Add the recording's events, in index order, before any sample. `events`
- * gives each event's group through leader_idx/nr_members; the pointers
- * must stay valid while samples are added (samples refer to them).
+ * gives each event's group through leader_idx/nr_members. What the
+ * accumulator needs is copied; a sample's `event` pointer is matched
+ * against the added ones, so they must stay valid while samples are
+ * added, not after.
  */
 int pm_metrics__add_event(struct pm_metrics *m, const struct pm_event *ev,
 			  struct pm_error *err);
@@ -175,10 +187,15 @@ void pm_metrics__set_id_scope(struct pm_metrics *m, uint64_t id,
 int pm_metrics__add_reader_events(struct pm_metrics *m, struct pm_reader *r,
 				  struct pm_error *err);
 
+/* Events added that sample with PERF_SAMPLE_READ: 0 means the
+ * recording has no windows at all. */
+size_t pm_metrics__nr_readers(const struct pm_metrics *m);
+
 /* One SAMPLE. Samples without PERF_SAMPLE_READ, or of unknown events,
- * are counted as ignored. */
-void pm_metrics__sample(struct pm_metrics *m, const struct pm_sample *s,
-			const struct pm_metrics_loc *loc);
+ * are counted as ignored. < 0 with err set for a read that does not fit
+ * the event's group (see Groups); the caller adds the record's offset. */
+int pm_metrics__sample(struct pm_metrics *m, const struct pm_sample *s,
+		       const struct pm_metrics_loc *loc, struct pm_error *err);
 /* Stops: THROTTLE (counted), UNTHROTTLE and LOST (restart the id's streams). */
 void pm_metrics__throttle(struct pm_metrics *m, uint64_t id);
 void pm_metrics__unthrottle(struct pm_metrics *m, uint64_t id);
@@ -201,7 +218,9 @@ struct pm_metrics_summary {
 
 const struct pm_metrics_summary *pm_metrics__summary(struct pm_metrics *m);
 
-/* The counters (events that are read in some group), in event order. */
+/* The counters (events that are read in some group), in event order.
+ * Read the results (these and what follows) once the samples are in: a
+ * group learnt from a later sample adds counters. */
 size_t pm_metrics__nr_counters(const struct pm_metrics *m);
 const char *pm_metrics__counter_name(const struct pm_metrics *m, size_t c);
 

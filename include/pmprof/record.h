@@ -9,15 +9,17 @@
  *	pm_recorder__start(r, &err);		enable / release the workload
  *	while (pm_recorder__poll(r, 100, &err) > 0)
  *		...progress, signals (pm_recorder__stop())...
- *	pm_recorder__finish(r, &err);		drain, build ids, features, close
+ *	pm_recorder__finish(r, &err);		drain, build ids, features, rename
+ *						the file into place
  *	pm_recorder__delete(r);
  *
  * Short windows ("hf" events: an event spec with an hf-period term) are
  * recorded in one of these modes:
  *
  *  kernel  The proposed kernel ABI: 144-byte attrs with hf_sample. Only
- *          when perf_event_open accepts them (probed once: kernels without
- *          the feature fail with E2BIG and write back their attr size).
+ *          when the kernel alternates periods as asked: probed by
+ *          behaviour, once per boot (pmprof/hfprobe.h); kernels without
+ *          the feature fail with E2BIG, or take the attr and ignore it.
  *  burst   The emulation for stock kernels. Each counter instance of an hf
  *          leader is opened with sample_period = the short period S,
  *          disabled, and armed with PERF_EVENT_IOC_REFRESH(N + 1) (N =
@@ -161,10 +163,6 @@ int pm_perf_event_open(const struct pm_attr *attr, int pid, int cpu,
 		       int group_fd, unsigned long flags, const char *name,
 		       struct pm_error *err);
 
-/* Does the kernel take 144-byte attrs with hf_sample? 1 yes, 0 no (and
- * *kernel_size the size it wrote back, 0 if none). */
-int pm_recorder__probe_hf_abi(uint32_t *kernel_size);
-
 /* Can this event be opened here (self, any CPU)? */
 bool pm_recorder__probe_event(uint32_t type, uint64_t config);
 
@@ -231,6 +229,14 @@ void pm_recorder__stop(struct pm_recorder *r);
 int pm_recorder__finish(struct pm_recorder *r, struct pm_error *err);
 const struct pm_record_stats *pm_recorder__stats(const struct pm_recorder *r);
 const char *pm_recorder__output(const struct pm_recorder *r);
+/*
+ * After a failed pm_recorder__finish() (a full disk...): the partial file
+ * kept, OUTPUT.PID.partial, where stats' bytes and samples say what
+ * reached the disk; NULL when there is none (standard output, a device).
+ * A recorder that is killed leaves the same file, whose header is valid
+ * from the start: it reads up to its last complete record.
+ */
+const char *pm_recorder__partial(const struct pm_recorder *r);
 void pm_recorder__delete(struct pm_recorder *r);
 
 /* ---- --metrics ---- */

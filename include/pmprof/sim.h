@@ -65,12 +65,32 @@ enum pm_sim_dist_kind {
 struct pm_sim_dist {
 	enum pm_sim_dist_kind kind;
 	double a, b;
+	double max;		/* draws stop here (the field's range); 0: none */
 };
 
 /* The distribution's mean (what a long run converges to). */
 double pm_sim_dist__mean(const struct pm_sim_dist *d);
-/* One draw from the generator state (pm_splitmix64). Never negative. */
+/* One draw from the generator state (pm_splitmix64). Never negative,
+ * never above d->max when that is set. */
 double pm_sim_dist__draw(const struct pm_sim_dist *d, uint64_t *rng);
+
+/*
+ * The ranges of the model's numbers. Each keeps every count the CPU
+ * derives from it an exact integer in a double and in a uint64_t (a call
+ * is at most 1e12 instructions x 1000 CPI = 1e15 cycles < 2^53), and a
+ * whole run stays below PM_SIM_MAX_CYCLES per thread, where the clock (a
+ * double in ns) would start to lose nanoseconds.
+ */
+#define PM_SIM_MAX_INSTRUCTIONS 1e12	/* per call */
+#define PM_SIM_MAX_CPI 1000.0
+#define PM_SIM_MAX_PER_KI 1e6		/* events per 1000 instructions */
+#define PM_SIM_MAX_EVENTS 1e12		/* after_interrupt, per interrupt */
+#define PM_SIM_MAX_SKID 1e9		/* cycles */
+#define PM_SIM_MAX_IRQ_CYCLES 1e9
+#define PM_SIM_MAX_TIMESLICE_MS 1e6
+#define PM_SIM_MAX_CYCLES 9007199254740992.0	/* 2^53, per thread */
+/* The output's bound when pm_sim_opts.max_size is 0: 2 GiB. */
+#define PM_SIM_DEFAULT_MAX_SIZE (2ULL << 30)
 
 /* Model streams 0 and 1 are always cycles and instructions; the others
  * are the events the functions give rates for, in order of appearance. */
@@ -132,17 +152,26 @@ struct pm_sim_elf_sym {
 	const char *name;
 	uint64_t addr, size;
 };
-int pm_sim_elf__write(const char *path, uint16_t machine, uint64_t text_addr,
-		      uint64_t text_size, const struct pm_sim_elf_sym *syms,
-		      size_t nr, struct pm_error *err);
+/* Written to fd; errors name `name`. */
+int pm_sim_elf__write(int fd, const char *name, uint16_t machine,
+		      uint64_t text_addr, uint64_t text_size,
+		      const struct pm_sim_elf_sym *syms, size_t nr,
+		      struct pm_error *err);
 /* ELF e_machine for an ARCH string (x86_64, aarch64 ...); 62 if unknown. */
 uint16_t pm_sim_elf__machine(const char *arch);
 
 struct pm_sim_opts {
 	size_t sz;			/* sizeof(struct pm_sim_opts) */
 	const char *spec;		/* -e, perf's syntax */
+	/*
+	 * Every output is written whole or not at all (pmprof/outfile.h):
+	 * nothing is renamed into place before the run has succeeded. No two
+	 * may be the same file, nor the model's file.
+	 */
 	const char *output;		/* perf.data path */
-	const char *elf_path;		/* NULL: OUTPUT's directory/MODEL */
+	/* NULL: beside a regular-file OUTPUT, named after the model;
+	 * in the current directory when OUTPUT is "-" or a device */
+	const char *elf_path;
 	const char *truth_path;		/* NULL: no truth file */
 	uint64_t seed;
 	uint64_t iterations;		/* 0: the model's */
@@ -150,6 +179,8 @@ struct pm_sim_opts {
 	uint64_t max_sample_rate;	/* 0: 100000 */
 	bool no_throttle;
 	const char *model_origin;	/* what the user named (cmdline) */
+	uint64_t max_size;		/* bytes of output; 0: the default.
+					   Past it the run stops: -EFBIG */
 };
 
 struct pm_sim_truth_func {
@@ -188,11 +219,11 @@ void pm_sim_result__exit(struct pm_sim_result *res);
  */
 int pm_sim_result__metric(const struct pm_sim_result *res, long func,
 			  const char *name, double *value);
-/* The truth as JSON (what --truth writes). */
+/* The truth as JSON (what --truth writes), to fd; errors name `name`. */
 int pm_sim_result__write_truth(const struct pm_sim_result *res,
 			       const struct pm_sim_model *m,
-			       const struct pm_sim_opts *opts, const char *path,
-			       struct pm_error *err);
+			       const struct pm_sim_opts *opts, int fd,
+			       const char *name, struct pm_error *err);
 
 /*
  * The windows analysis of a recording (what `pmprof metrics -s MODE`

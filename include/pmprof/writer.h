@@ -16,8 +16,10 @@
  * Records are streamed out through a buffer as they come: memory does not
  * grow with the number of records. File mode lays out, like perf: header,
  * each event's id array, the attrs, the data, the feature index and the
- * feature payloads; the header is completed at close (the output must be
- * seekable). Pipe mode writes {magic, 16}, then HEADER_ATTR records,
+ * feature payloads. The header goes out first as a valid one with data
+ * size 0 (perf's "interrupted: records to the end of the file") and no
+ * features, and is completed at close (the output must be seekable): an
+ * output whose writer never closed reads up to its last complete record. Pipe mode writes {magic, 16}, then HEADER_ATTR records,
  * HEADER_FEATURE records and a closing one, then the records; it needs no
  * seeking, so every feature must be set before the first record.
  *
@@ -32,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pmprof/outfile.h"
 #include "pmprof/perfdata.h"
 #include "pmprof/records.h"
 
@@ -51,11 +54,17 @@ struct pm_writer_opts {
 	 * raised to 144 when an event uses hf_sample.
 	 */
 	uint32_t attr_size;
+	/* pm_writer__open(): how PATH is written (NULL: the defaults). */
+	const struct pm_outfile_opts *file;
 };
 
 struct pm_writer;
 
-/* path "-" writes standard output. */
+/*
+ * Write PATH through a struct pm_outfile (pmprof/outfile.h): a temporary
+ * file renamed into place by pm_writer__close(), removed by
+ * pm_writer__delete() or a failed close; "-" and devices in place.
+ */
 int pm_writer__open(struct pm_writer **out, const char *path,
 		    const struct pm_writer_opts *opts, struct pm_error *err);
 /* Write to a caller-owned fd (not closed by the writer). */
@@ -72,6 +81,12 @@ int pm_writer__close_mem(struct pm_writer *w, void **buf, size_t *len,
 			 struct pm_error *err);
 /* Free without finishing (after an error). NULL is fine. */
 void pm_writer__delete(struct pm_writer *w);
+
+/* Write out what the buffer holds (a recorder, after each drain). */
+int pm_writer__flush(struct pm_writer *w, struct pm_error *err);
+/* A write to the output failed: the error is the output's, not the
+ * input's (every later call fails too). */
+bool pm_writer__failed(const struct pm_writer *w);
 
 bool pm_writer__big_endian(const struct pm_writer *w);
 bool pm_writer__is_pipe(const struct pm_writer *w);

@@ -13,10 +13,21 @@ struct mx_index {
 	size_t mask;		/* nr slots - 1; slots == NULL before first use */
 };
 
+/*
+ * An event as the accumulator keeps it: copies of what it needs, since the
+ * results may be read after the reader (and its events) are gone.
+ */
 struct mx_event {
-	const struct pm_event *ev;
-	int group;		/* -1: not a counter */
+	const struct pm_event *ev;	/* identity only: samples point at it */
+	struct pm_attr attr;
+	char *name;			/* NULL: derived from attr */
+	uint64_t *ids;
+	uint32_t nr_ids;
+	int idx, leader_idx, nr_members;
+	int group;		/* -1: not a counter (yet) */
 	int pos;		/* position in its group */
+	int counter;		/* index among the counters, once laid out */
+	bool pending;		/* its group is learnt from its reads */
 	uint64_t short_period;	/* 0: no short windows */
 	uint64_t threshold;	/* long sample above this */
 };
@@ -24,7 +35,7 @@ struct mx_event {
 struct mx_group {
 	int leader;		/* event index */
 	size_t nr;
-	int *counter;		/* nr counter indices, by position */
+	int *member;		/* nr event indices, by position */
 	uint64_t *cache_id;	/* the last sample's read ids, by value index, */
 	int *cache_pos;		/* and the positions they went to (-1: none) */
 	uint64_t kept;		/* kept windows over every function */
@@ -65,8 +76,9 @@ struct mx_fgroup {
 struct mx_func {
 	struct pm_metrics_func pub;
 	const void *dso, *sym;
-	uint64_t *sums;
-	struct mx_fgroup *fg;	/* nr_groups, with opts.ci */
+	uint64_t *ev_sums;	/* nr_events + 1, by event index */
+	uint64_t *sums;		/* nr_counters + 1, by counter (mx_finish) */
+	struct mx_fgroup *fg;	/* nr_events + 1 (groups), with opts.ci */
 };
 
 /* A named metric: scale * sum(num) / sum(den) over one group's windows,
@@ -82,9 +94,13 @@ struct pm_metrics {
 	struct pm_metrics_opts opts;
 	char *arch;
 	bool ready;
+	bool described;		/* groups come from GROUP_DESC */
+	size_t laid_out;	/* nr_groups when the counters were made, + 1 */
+	bool sums_stale;	/* the counters' sums need copying out */
 
 	struct mx_event *events;
 	size_t nr_events, alloc_events;
+	size_t nr_readers;	/* events with PERF_SAMPLE_READ */
 	struct mx_group *groups;
 	size_t nr_groups;
 	struct mx_counter *counters;
@@ -108,7 +124,8 @@ struct pm_metrics {
 	struct mx_index func_index;
 	size_t last_func;	/* + 1 */
 
-	uint64_t *totals;	/* nr_counters sums over every kept window */
+	uint64_t *ev_totals;	/* nr_events + 1 sums over every kept window */
+	uint64_t *totals;	/* the same by counter (mx_finish) */
 	struct mx_metric *metrics;
 	size_t nr_metrics;
 
@@ -120,6 +137,24 @@ struct pm_metrics {
 	struct pm_metrics_summary sum;
 };
 
+/* Groups known from the events, once every event is added. */
 void mx_prepare(struct pm_metrics *m);
+/* The counters, the named metrics and the sums by counter, for output. */
+void mx_finish(struct pm_metrics *m);
+
+struct mx_id *mx_find_id(struct pm_metrics *m, uint64_t id, bool create);
+
+/* metrics-groups.c: which events make a group, and checks of the reads */
+void mx_setup_groups(struct pm_metrics *m);
+int mx_infer_group(struct pm_metrics *m, const struct pm_sample *s, int ei,
+		   struct pm_error *err);
+int mx_bad_read(const struct pm_metrics *m, const struct mx_event *e,
+		uint64_t vid, const struct mx_id *id, struct pm_error *err);
+int mx_bad_count(const struct pm_metrics *m, const struct mx_event *e,
+		 uint64_t nr, struct pm_error *err);
+/* Free the counters and the named metrics (mx_finish makes them). */
+void mx_drop_layout(struct pm_metrics *m);
+/* The event's name for messages and counters. */
+const char *mx_event_name(const struct mx_event *e, char *buf, size_t size);
 
 #endif

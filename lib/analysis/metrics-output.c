@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The windows accumulator's results: metric values with their intervals,
- * the table (two column orders) and the JSON document.
+ * The windows accumulator's results: the summary, counters and functions,
+ * metric values with their intervals, the table (two column orders) and
+ * the JSON document.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,9 +18,66 @@
 
 #define Z95 1.959963984540054
 
+/* ---- counters and functions ------------------------------------------ */
+
+const struct pm_metrics_summary *pm_metrics__summary(struct pm_metrics *m)
+{
+	mx_finish(m);
+	return &m->sum;
+}
+
+size_t pm_metrics__nr_counters(const struct pm_metrics *m)
+{
+	mx_finish((struct pm_metrics *)m);
+	return m->nr_counters;
+}
+
+const char *pm_metrics__counter_name(const struct pm_metrics *m, size_t c)
+{
+	mx_finish((struct pm_metrics *)m);
+	return c < m->nr_counters ? m->counters[c].name : NULL;
+}
+
+size_t pm_metrics__nr_readers(const struct pm_metrics *m)
+{
+	return m->nr_readers;
+}
+
+size_t pm_metrics__nr_funcs(const struct pm_metrics *m)
+{
+	return m->nr_funcs;
+}
+
+const struct pm_metrics_func *pm_metrics__func(const struct pm_metrics *m,
+					       size_t i)
+{
+	mx_finish((struct pm_metrics *)m);
+	return i < m->nr_funcs ? &m->funcs[i]->pub : NULL;
+}
+
+const struct pm_metrics_func *pm_metrics__find(const struct pm_metrics *m,
+					       const char *dso,
+					       const char *sym)
+{
+	size_t i;
+
+	if (!dso)
+		dso = "[unknown]";
+	if (!sym)
+		sym = "[unknown]";
+	mx_finish((struct pm_metrics *)m);
+	for (i = 0; i < m->nr_funcs; i++)
+		if (!strcmp(m->funcs[i]->pub.dso_name, dso) &&
+		    !strcmp(m->funcs[i]->pub.sym_name, sym))
+			return &m->funcs[i]->pub;
+	return NULL;
+}
+
+/* ---- metric values ----------------------------------------------------- */
+
 size_t pm_metrics__nr_metrics(const struct pm_metrics *m)
 {
-	mx_prepare((struct pm_metrics *)m);
+	mx_finish((struct pm_metrics *)m);
 	return m->nr_metrics;
 }
 
@@ -95,7 +153,7 @@ int pm_metrics__metric(const struct pm_metrics *m, size_t func,
 	double v, h;
 	int ret;
 
-	mx_prepare((struct pm_metrics *)m);
+	mx_finish((struct pm_metrics *)m);
 	if (func >= m->nr_funcs)
 		return -ENOENT;
 	for (i = 0; i < m->nr_metrics; i++)
@@ -133,8 +191,10 @@ static struct mx_func **sorted(const struct pm_metrics *m, size_t top,
 {
 	struct mx_func **v = pm_calloc(m->nr_funcs + 1, sizeof(*v));
 
-	memcpy(v, m->funcs, m->nr_funcs * sizeof(*v));
-	qsort(v, m->nr_funcs, sizeof(*v), cmp_funcs);
+	if (m->nr_funcs) {	/* m->funcs is NULL before the first */
+		memcpy(v, m->funcs, m->nr_funcs * sizeof(*v));
+		qsort(v, m->nr_funcs, sizeof(*v), cmp_funcs);
+	}
 	*nr = top && top < m->nr_funcs ? top : m->nr_funcs;
 	return v;
 }
@@ -172,12 +232,13 @@ struct pm_table *pm_metrics__table(struct pm_metrics *m,
 {
 	struct pm_table *t = pm_table__new();
 	struct mx_func **funcs;
-	size_t *order = pm_calloc(m->nr_metrics + 1, sizeof(*order));
+	size_t *order;
 	size_t nr, i, k;
 	int c_sym, c_dso, c_n, c_dis = -1, first_metric;
 	char line[256];
 
-	mx_prepare(m);
+	mx_finish(m);	/* the metrics are known from here on */
+	order = pm_calloc(m->nr_metrics + 1, sizeof(*order));
 	for (i = 0; i < m->nr_metrics; i++)
 		order[i] = i;
 	if (layout == PM_METRICS_LAYOUT_ARM)

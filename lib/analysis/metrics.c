@@ -90,7 +90,7 @@ static void index_reserve(struct pm_metrics *m, struct mx_index *ix,
 
 /* ---- ids ----------------------------------------------------------- */
 
-static struct mx_id *find_id(struct pm_metrics *m, uint64_t id, bool create)
+struct mx_id *mx_find_id(struct pm_metrics *m, uint64_t id, bool create)
 {
 	size_t s;
 
@@ -141,6 +141,7 @@ void pm_metrics__delete(struct pm_metrics *m)
 
 		free((char *)f->pub.dso_name);
 		free((char *)f->pub.sym_name);
+		free(f->ev_sums);
 		free(f->sums);
 		if (f->fg)
 			for (g = 0; g < m->nr_groups; g++)
@@ -151,19 +152,19 @@ void pm_metrics__delete(struct pm_metrics *m)
 	free(m->funcs);
 	free(m->func_index.slots);
 	for (g = 0; g < m->nr_groups; g++) {
-		free(m->groups[g].counter);
+		free(m->groups[g].member);
 		free(m->groups[g].cache_id);
 		free(m->groups[g].cache_pos);
 		free(m->groups[g].sq);
 	}
 	free(m->groups);
-	for (i = 0; i < m->nr_counters; i++)
-		free(m->counters[i].name);
-	free(m->counters);
-	for (i = 0; i < m->nr_metrics; i++)
-		free(m->metrics[i].name);
-	free(m->metrics);
+	mx_drop_layout(m);
 	free(m->totals);
+	free(m->ev_totals);
+	for (i = 0; i < m->nr_events; i++) {
+		free(m->events[i].name);
+		free(m->events[i].ids);
+	}
 	free(m->events);
 	free(m->ids);
 	free(m->id_index.slots);
@@ -189,7 +190,19 @@ int pm_metrics__add_event(struct pm_metrics *m, const struct pm_event *ev,
 				     "metrics: event added after the first sample");
 	PM_GROW(m->events, m->alloc_events, m->nr_events + 1);
 	e = &m->events[m->nr_events];
-	*e = (struct mx_event){ .ev = ev, .group = -1 };
+	*e = (struct mx_event){ .ev = ev, .attr = ev->attr, .group = -1,
+				.counter = -1, .idx = ev->idx,
+				.leader_idx = ev->leader_idx,
+				.nr_members = ev->nr_members,
+				.nr_ids = ev->nr_ids };
+	e->name = ev->name ? pm_strdup(ev->name) : NULL;
+	e->ids = pm_calloc(ev->nr_ids + 1, sizeof(*e->ids));
+	if (ev->nr_ids)
+		memcpy(e->ids, ev->ids, ev->nr_ids * sizeof(*e->ids));
+	if (ev->nr_members > 1 || ev->leader_idx != ev->idx)
+		m->described = true;
+	if (ev->attr.sample_type & PM_SAMPLE_READ)
+		m->nr_readers++;
 	e->short_period = pm_metrics__short_period(&ev->attr, ev->name);
 	if (e->short_period) {
 		if (pm_attr__flag(&ev->attr, PM_ATTR_FREQ) || !ev->attr.sample_period)
@@ -199,7 +212,7 @@ int pm_metrics__add_event(struct pm_metrics *m, const struct pm_event *ev,
 		m->sum.short_windows = true;
 	}
 	for (k = 0; k < ev->nr_ids; k++) {
-		struct mx_id *id = find_id(m, ev->ids[k], true);
+		struct mx_id *id = mx_find_id(m, ev->ids[k], true);
 
 		id->event = (int)m->nr_events;
 		id->k = k;
@@ -211,7 +224,7 @@ int pm_metrics__add_event(struct pm_metrics *m, const struct pm_event *ev,
 void pm_metrics__set_id_scope(struct pm_metrics *m, uint64_t id,
 			      enum pm_metrics_scope scope)
 {
-	find_id(m, id, true)->scope = scope;
+	mx_find_id(m, id, true)->scope = scope;
 }
 
 int pm_metrics__add_reader_events(struct pm_metrics *m, struct pm_reader *r,
@@ -225,6 +238,8 @@ int pm_metrics__add_reader_events(struct pm_metrics *m, struct pm_reader *r,
 		m->arch = pm_strdup(f->arch);
 		m->opts.arch = m->arch;
 	}
+	if (pm_features__has(f, PM_FEAT_GROUP_DESC))
+		m->described = true;
 	for (i = 0; i < pm_reader__nr_events(r); i++) {
 		const struct pm_event *ev = pm_reader__event(r, i);
 		uint32_t k;
@@ -245,198 +260,24 @@ int pm_metrics__add_reader_events(struct pm_metrics *m, struct pm_reader *r,
 	return 0;
 }
 
-/* Array index of an event's leader, or its own index if the group info
- * does not hold together (a leader out of range, say). */
-static size_t leader_of(const struct pm_metrics *m, size_t i)
-{
-	const struct pm_event *ev = m->events[i].ev;
-	long l = (long)i - ((long)ev->idx - (long)ev->leader_idx);
-
-	if (l < 0 || (size_t)l >= m->nr_events || l > (long)i)
-		return i;
-	return (size_t)l;
-}
-
-static void add_counter(struct pm_metrics *m, size_t ev, int g, int pos)
-{
-	struct mx_counter *c;
-	const char *name = m->events[ev].ev->name;
-	char buf[256];
-	size_t i, n = 1;
-
-	if (!name || !*name)
-		name = pm_attr__name(&m->events[ev].ev->attr, buf, sizeof(buf));
-	m->counters = pm_reallocarray(m->counters, m->nr_counters + 1,
-				      sizeof(*m->counters));
-	c = &m->counters[m->nr_counters];
-	c->event = (int)ev;
-	c->group = g;
-	c->pos = pos;
-	c->role = pm_metrics__role(&m->events[ev].ev->attr, name, m->arch);
-	c->name = pm_strdup(name);
-	/* Two groups may both count "cycles": keep names apart. */
-	for (i = 0; i < m->nr_counters; i++) {
-		if (strcmp(m->counters[i].name, c->name))
-			continue;
-		n++;
-		free(c->name);
-		snprintf(buf, sizeof(buf), "%s#%zu", name, n);
-		c->name = pm_strdup(buf);
-		i = (size_t)-1;		/* check the new name from the start */
-	}
-	m->events[ev].group = g;
-	m->events[ev].pos = pos;
-	m->nr_counters++;
-}
-
-static void build_metrics(struct pm_metrics *m);
-
-/* Groups and counters, once every event is known. */
+/* Groups and scratch space, once every event is known. */
 void mx_prepare(struct pm_metrics *m)
 {
-	size_t i, j, max_nr = 1;
+	size_t nr = m->nr_events + 1;	/* a group holds distinct events */
 
 	if (m->ready)
 		return;
 	m->ready = true;
-	for (i = 0; i < m->nr_events; i++) {
-		struct mx_group *g;
-		bool read = false;
-		size_t nr = 0;
-
-		if (leader_of(m, i) != i)
-			continue;
-		for (j = i; j < m->nr_events; j++) {
-			if (j > i && leader_of(m, j) != i)
-				break;
-			if (m->events[j].ev->attr.sample_type & PM_SAMPLE_READ)
-				read = true;
-			nr++;
-		}
-		if (!read)
-			continue;
-		m->groups = pm_reallocarray(m->groups, m->nr_groups + 1,
-					    sizeof(*m->groups));
-		g = &m->groups[m->nr_groups];
-		g->leader = (int)i;
-		g->nr = nr;
-		g->counter = pm_calloc(nr, sizeof(*g->counter));
-		g->sq = pm_calloc(nr, sizeof(*g->sq));
-		g->cache_id = pm_calloc(nr, sizeof(*g->cache_id));
-		g->cache_pos = pm_calloc(nr, sizeof(*g->cache_pos));
-		for (j = 0; j < nr; j++)
-			g->cache_pos[j] = -2;	/* nothing cached */
-		g->kept = 0;
-		for (j = 0; j < nr; j++) {
-			g->counter[j] = (int)m->nr_counters;
-			add_counter(m, i + j, (int)m->nr_groups, (int)j);
-		}
-		max_nr = PM_MAX(max_nr, nr);
-		m->nr_groups++;
-	}
-	m->totals = pm_calloc(m->nr_counters + 1, sizeof(*m->totals));
-	m->scratch = max_nr;
-	m->cur = pm_calloc(max_nr, sizeof(*m->cur));
-	m->cur_have = pm_calloc(max_nr, 1);
-	m->delta = pm_calloc(max_nr, sizeof(*m->delta));
+	mx_setup_groups(m);
+	m->ev_totals = pm_calloc(nr, sizeof(*m->ev_totals));
+	m->scratch = nr;
+	m->cur = pm_calloc(nr, sizeof(*m->cur));
+	m->cur_have = pm_calloc(nr, 1);
+	m->delta = pm_calloc(nr, sizeof(*m->delta));
 	if (m->opts.mode == PM_METRICS_AUTO)
 		m->opts.mode = m->sum.short_windows ? PM_METRICS_DISCARD
 						    : PM_METRICS_NONE;
 	m->sum.mode = m->opts.mode;
-	build_metrics(m);
-}
-
-/* ---- the named metrics ------------------------------------------------ */
-
-static int role_in_group(const struct pm_metrics *m, int g,
-			 enum pm_metrics_role role)
-{
-	size_t p;
-
-	for (p = 0; p < m->groups[g].nr; p++) {
-		int c = m->groups[g].counter[p];
-
-		if (m->counters[c].role == role)
-			return c;
-	}
-	return -1;
-}
-
-static void add_metric(struct pm_metrics *m, const char *name, int num,
-		       int den, double scale, int arm_rank)
-{
-	struct mx_metric *x;
-
-	m->metrics = pm_reallocarray(m->metrics, m->nr_metrics + 1,
-				     sizeof(*m->metrics));
-	x = &m->metrics[m->nr_metrics++];
-	x->name = pm_strdup(name);
-	x->num = num;
-	x->den = den;
-	x->scale = scale;
-	x->arm_rank = arm_rank;
-}
-
-/* A ratio from the first group that counts both roles. */
-static void add_ratio(struct pm_metrics *m, const char *name,
-		      enum pm_metrics_role num, enum pm_metrics_role den,
-		      double scale, int arm_rank)
-{
-	size_t g;
-
-	for (g = 0; g < m->nr_groups; g++) {
-		int a = role_in_group(m, (int)g, num);
-		int b = role_in_group(m, (int)g, den);
-
-		if (a >= 0 && b >= 0) {
-			add_metric(m, name, a, b, scale, arm_rank);
-			return;
-		}
-	}
-}
-
-static void build_metrics(struct pm_metrics *m)
-{
-	static const char *const share_names[PM_ROLE__NR] = {
-		"%CY", "%I", "%BM", "%L1DA", "%L1DM", "%IS",
-	};
-	static const int share_rank[PM_ROLE__NR] = { 5, 6, 7, 8, 9, 100 };
-	int share_counter[PM_ROLE__NR];
-	char name[300];
-	size_t c;
-	int r;
-
-	add_ratio(m, "CPI", PM_ROLE_CYCLES, PM_ROLE_INSTR, 1, 1);
-	add_ratio(m, "IPC", PM_ROLE_INSTR, PM_ROLE_CYCLES, 1, 100);
-	add_ratio(m, "BMKI", PM_ROLE_BRANCH_MISS, PM_ROLE_INSTR, 1000, 2);
-	add_ratio(m, "CMKI", PM_ROLE_L1D_MISS, PM_ROLE_INSTR, 1000, 3);
-	add_ratio(m, "%CM", PM_ROLE_L1D_MISS, PM_ROLE_L1D_ACCESS, 100, 4);
-	add_ratio(m, "%RI", PM_ROLE_INSTR, PM_ROLE_INSTR_SPEC, 100, 100);
-	for (r = 0; r < PM_ROLE__NR; r++) {
-		share_counter[r] = -1;
-		for (c = 0; c < m->nr_counters; c++)
-			if ((int)m->counters[c].role == r) {
-				share_counter[r] = (int)c;
-				add_metric(m, share_names[r], (int)c, -1, 100,
-					   share_rank[r]);
-				break;
-			}
-	}
-	/* Every other counter: per kilo-instruction (same group) and share. */
-	for (c = 0; c < m->nr_counters; c++) {
-		const struct mx_counter *k = &m->counters[c];
-		int instr;
-
-		if (k->role != PM_ROLE_NONE && share_counter[k->role] == (int)c)
-			continue;
-		instr = role_in_group(m, k->group, PM_ROLE_INSTR);
-		if (instr >= 0 && instr != (int)c) {
-			snprintf(name, sizeof(name), "%s/KI", k->name);
-			add_metric(m, name, (int)c, instr, 1000, 100);
-		}
-		snprintf(name, sizeof(name), "%%%s", k->name);
-		add_metric(m, name, (int)c, -1, 100, 100);
-	}
 }
 
 /* ---- functions ------------------------------------------------------- */
@@ -470,10 +311,10 @@ static struct mx_func *find_func(struct pm_metrics *m,
 	f->sym = sym;
 	f->pub.dso_name = pm_strdup(loc && loc->dso_name ? loc->dso_name : "[unknown]");
 	f->pub.sym_name = pm_strdup(loc && loc->sym_name ? loc->sym_name : "[unknown]");
-	f->sums = pm_calloc(m->nr_counters + 1, sizeof(*f->sums));
-	f->pub.sums = f->sums;
+	f->ev_sums = pm_calloc(m->nr_events + 1, sizeof(*f->ev_sums));
 	if (m->opts.ci)
-		f->fg = pm_calloc(m->nr_groups + 1, sizeof(*f->fg));
+		f->fg = pm_calloc(m->nr_events + 1, sizeof(*f->fg));
+	m->sums_stale = true;
 	PM_GROW(m->funcs, m->alloc_funcs, m->nr_funcs + 1);
 	m->funcs[m->nr_funcs++] = f;
 	m->func_index.slots[s] = (uint32_t)m->nr_funcs;
@@ -532,15 +373,28 @@ static int event_index(const struct pm_metrics *m, const struct pm_event *ev)
 	return -1;
 }
 
-/* This sample's group values into m->cur / m->cur_have. */
-static void read_values(struct pm_metrics *m, const struct pm_sample *s,
-			const struct mx_event *e)
+/* This sample's group values into m->cur / m->cur_have; < 0 for a read
+ * that is not of the event's group. */
+static int read_values(struct pm_metrics *m, const struct pm_sample *s,
+		       const struct mx_event *e, struct pm_error *err)
 {
 	struct mx_group *g = &m->groups[e->group];
-	uint64_t rf = e->ev->attr.read_format;
+	uint64_t rf = e->attr.read_format;
 	uint64_t j;
 
 	memset(m->cur_have, 0, g->nr);
+	if (s->read.nr > g->nr) {
+		/* Name the stray value when the ids tell which it is. */
+		for (j = 0; (rf & PM_FORMAT_ID) && j < s->read.nr; j++) {
+			uint64_t vid = s->read.values[j].id;
+			const struct mx_id *id = mx_find_id(m, vid, false);
+
+			if (!id || id->event < 0 ||
+			    m->events[id->event].group != e->group)
+				return mx_bad_read(m, e, vid, id, err);
+		}
+		return mx_bad_count(m, e, s->read.nr, err);
+	}
 	for (j = 0; j < s->read.nr; j++) {
 		int pos;
 
@@ -550,24 +404,18 @@ static void read_values(struct pm_metrics *m, const struct pm_sample *s,
 
 			/* Samples of a group carry the same ids in the same
 			 * order: remember where each went. */
-			if (j < g->nr && g->cache_pos[j] != -2 &&
-			    g->cache_id[j] == vid) {
+			if (g->cache_pos[j] != -2 && g->cache_id[j] == vid) {
 				pos = g->cache_pos[j];
 			} else {
-				id = find_id(m, vid, false);
-				pos = id && id->event >= 0 &&
-				      m->events[id->event].group == e->group ?
-				      m->events[id->event].pos : -1;
-				if (j < g->nr) {
-					g->cache_id[j] = vid;
-					g->cache_pos[j] = pos;
-				}
+				id = mx_find_id(m, vid, false);
+				if (!id || id->event < 0 ||
+				    m->events[id->event].group != e->group)
+					return mx_bad_read(m, e, vid, id, err);
+				pos = m->events[id->event].pos;
+				g->cache_id[j] = vid;
+				g->cache_pos[j] = pos;
 			}
-			if (pos < 0)
-				continue;
 		} else if (rf & PM_FORMAT_GROUP) {
-			if (j >= g->nr)
-				break;
 			pos = (int)j;
 		} else {
 			pos = e->pos;
@@ -575,6 +423,7 @@ static void read_values(struct pm_metrics *m, const struct pm_sample *s,
 		m->cur[pos] = s->read.values[j].value;
 		m->cur_have[pos] = 1;
 	}
+	return 0;
 }
 
 static void charge(struct pm_metrics *m, struct mx_func *f, int gi)
@@ -583,9 +432,10 @@ static void charge(struct pm_metrics *m, struct mx_func *f, int gi)
 	size_t a, b, nr = g->nr;
 
 	for (a = 0; a < nr; a++) {
-		f->sums[g->counter[a]] += m->delta[a];
-		m->totals[g->counter[a]] += m->delta[a];
+		f->ev_sums[g->member[a]] += m->delta[a];
+		m->ev_totals[g->member[a]] += m->delta[a];
 	}
+	m->sums_stale = true;
 	f->pub.kept++;
 	m->sum.kept++;
 	if (!m->opts.ci)
@@ -603,8 +453,8 @@ static void charge(struct pm_metrics *m, struct mx_func *f, int gi)
 	}
 }
 
-void pm_metrics__sample(struct pm_metrics *m, const struct pm_sample *s,
-			const struct pm_metrics_loc *loc)
+int pm_metrics__sample(struct pm_metrics *m, const struct pm_sample *s,
+		       const struct pm_metrics_loc *loc, struct pm_error *err)
 {
 	const struct mx_event *e;
 	struct mx_stream *st;
@@ -619,32 +469,40 @@ void pm_metrics__sample(struct pm_metrics *m, const struct pm_sample *s,
 
 	mx_prepare(m);
 	if (!s->event || !(s->sample_type & PM_SAMPLE_READ) ||
-	    (ei = event_index(m, s->event)) < 0 || m->events[ei].group < 0) {
+	    (ei = event_index(m, s->event)) < 0) {
 		m->sum.ignored++;
-		return;
+		return 0;
+	}
+	if (m->events[ei].pending && m->events[ei].group < 0 &&
+	    mx_infer_group(m, s, ei, err))
+		return -PM_EFORMAT;
+	if (m->events[ei].group < 0) {
+		m->sum.ignored++;
+		return 0;
 	}
 	e = &m->events[ei];
 	if (s->sample_type & PM_SAMPLE_IDENTIFIER)
 		id = s->identifier;
 	else if (s->sample_type & PM_SAMPLE_ID)
 		id = s->id;
-	else if ((e->ev->attr.read_format & PM_FORMAT_ID) && s->read.nr)
+	else if ((e->attr.read_format & PM_FORMAT_ID) && s->read.nr)
 		id = s->read.values[0].id;
 	else	/* no id at all: one counter instance per event */
 		id = ~(uint64_t)ei;
-	idi = find_id(m, id, true);
+	idi = mx_find_id(m, id, true);
 	if (idi->scope == PM_METRICS_SCOPE_TASK ||
 	    (idi->scope == PM_METRICS_SCOPE_AUTO &&
-	     pm_attr__flag(&e->ev->attr, PM_ATTR_INHERIT) &&
+	     pm_attr__flag(&e->attr, PM_ATTR_INHERIT) &&
 	     (s->sample_type & PM_SAMPLE_TID)))
 		tid = s->tid;
 	st = find_stream(m, id, tid, e->group);
 	if (st->group != e->group) {	/* the same id for two groups: bad input */
 		m->sum.ignored++;
-		return;
+		return 0;
 	}
 	nr = m->groups[e->group].nr;
-	read_values(m, s, e);
+	if (read_values(m, s, e, err))
+		return -PM_EFORMAT;
 	prev = m->vals + st->vals;
 	prev_have = m->have + st->vals;
 	for (p = 0; p < nr; p++)
@@ -689,6 +547,7 @@ void pm_metrics__sample(struct pm_metrics *m, const struct pm_sample *s,
 	st->dso = loc ? loc->dso : NULL;
 	st->sym = loc ? loc->sym : NULL;
 	st->caller = loc ? loc->caller : NULL;
+	return 0;
 }
 
 /* ---- stops ----------------------------------------------------------- */
@@ -700,7 +559,7 @@ void pm_metrics__sample(struct pm_metrics *m, const struct pm_sample *s,
  */
 static void restart(struct pm_metrics *m, uint64_t id)
 {
-	struct mx_id *x = find_id(m, id, true);
+	struct mx_id *x = mx_find_id(m, id, true);
 	int ev = x->event, g;
 	uint32_t k = x->k;
 	size_t j;
@@ -710,10 +569,10 @@ static void restart(struct pm_metrics *m, uint64_t id)
 	if (ev < 0 || (g = m->events[ev].group) < 0)
 		return;
 	for (j = 0; j < m->groups[g].nr; j++) {
-		const struct pm_event *o = m->events[m->groups[g].leader + j].ev;
+		const struct mx_event *o = &m->events[m->groups[g].member[j]];
 
 		if (k < o->nr_ids && o->ids[k] != id)
-			find_id(m, o->ids[k], true)->epoch++;
+			mx_find_id(m, o->ids[k], true)->epoch++;
 	}
 }
 
@@ -803,49 +662,4 @@ int pm_metrics__record(struct pm_metrics *m, struct pm_reader *r,
 	default:
 		return 0;
 	}
-}
-
-const struct pm_metrics_summary *pm_metrics__summary(struct pm_metrics *m)
-{
-	mx_prepare(m);
-	return &m->sum;
-}
-
-size_t pm_metrics__nr_counters(const struct pm_metrics *m)
-{
-	mx_prepare((struct pm_metrics *)m);
-	return m->nr_counters;
-}
-
-const char *pm_metrics__counter_name(const struct pm_metrics *m, size_t c)
-{
-	return c < m->nr_counters ? m->counters[c].name : NULL;
-}
-
-size_t pm_metrics__nr_funcs(const struct pm_metrics *m)
-{
-	return m->nr_funcs;
-}
-
-const struct pm_metrics_func *pm_metrics__func(const struct pm_metrics *m,
-					       size_t i)
-{
-	return i < m->nr_funcs ? &m->funcs[i]->pub : NULL;
-}
-
-const struct pm_metrics_func *pm_metrics__find(const struct pm_metrics *m,
-					       const char *dso,
-					       const char *sym)
-{
-	size_t i;
-
-	if (!dso)
-		dso = "[unknown]";
-	if (!sym)
-		sym = "[unknown]";
-	for (i = 0; i < m->nr_funcs; i++)
-		if (!strcmp(m->funcs[i]->pub.dso_name, dso) &&
-		    !strcmp(m->funcs[i]->pub.sym_name, sym))
-			return &m->funcs[i]->pub;
-	return NULL;
 }

@@ -36,7 +36,7 @@ struct pm_writer {
 	char *name;
 	enum pm_sink_kind sink;
 	int fd;
-	bool own_fd;
+	struct pm_outfile *file;	/* pm_writer__open's: committed at close */
 	bool pipe;
 	bool big_endian;		/* output order */
 	bool swap;			/* output order != host order */

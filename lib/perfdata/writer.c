@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "pmprof/bytes.h"
+#include "pmprof/outfile.h"
 #include "pmprof/util.h"
 #include "writer-int.h"
 
@@ -80,29 +81,20 @@ void pm_wbuf__string(struct pm_wbuf *b, const char *s, bool swap)
 static int write_all(struct pm_writer *w, const void *p, size_t len,
 		     struct pm_error *err)
 {
-	const uint8_t *c = p;
+	int ret = pm_write_all(w->fd, p, len, w->name, err);
 
-	while (len) {
-		ssize_t n = write(w->fd, c, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			w->failed = true;
-			return pm_error__fmt(err, n < 0 ? errno : EIO,
-					     "%s: write failed: %s", w->name,
-					     strerror(n < 0 ? errno : EIO));
-		}
-		c += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	if (ret)
+		w->failed = true;
+	return ret;
 }
 
 static int flush(struct pm_writer *w, struct pm_error *err)
 {
 	int ret;
 
+	if (w->failed)
+		return pm_error__fmt(err, EIO, "%s: an earlier write failed",
+				     w->name);
 	if (w->sink != PM_SINK_FD || !w->out.len)
 		return 0;
 	ret = write_all(w, w->out.data, w->out.len, err);
@@ -128,6 +120,16 @@ int pm_writer__emit(struct pm_writer *w, const void *p, size_t len,
 uint64_t pm_writer__offset(const struct pm_writer *w)
 {
 	return w->flushed + w->out.len;
+}
+
+int pm_writer__flush(struct pm_writer *w, struct pm_error *err)
+{
+	return flush(w, err);
+}
+
+bool pm_writer__failed(const struct pm_writer *w)
+{
+	return w->failed;
 }
 
 bool pm_writer__big_endian(const struct pm_writer *w)
@@ -202,22 +204,23 @@ int pm_writer__open_fd(struct pm_writer **out, int fd, const char *name,
 int pm_writer__open(struct pm_writer **out, const char *path,
 		    const struct pm_writer_opts *opts, struct pm_error *err)
 {
-	int fd, ret;
+	struct pm_writer_opts o = { 0 };
+	struct pm_outfile *f;
+	int ret;
 
 	*out = NULL;
-	if (!strcmp(path, "-"))
-		return pm_writer__open_fd(out, STDOUT_FILENO, "(stdout)", opts,
-					  err);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return pm_error__fmt(err, errno, "%s: %s", path,
-				     strerror(errno));
-	ret = pm_writer__open_fd(out, fd, path, opts, err);
+	if (opts)
+		memcpy(&o, opts, PM_MIN(opts->sz, sizeof(o)));
+	ret = pm_outfile__open(&f, path, o.file, err);
+	if (ret)
+		return ret;
+	ret = pm_writer__open_fd(out, pm_outfile__fd(f), pm_outfile__name(f),
+				 opts, err);
 	if (ret) {
-		close(fd);
+		pm_outfile__abort(f);
 		return ret;
 	}
-	(*out)->own_fd = true;
+	(*out)->file = f;
 	return 0;
 }
 
@@ -250,8 +253,7 @@ void pm_writer__delete(struct pm_writer *w)
 	pm_wbuf__free(&w->out);
 	pm_wbuf__free(&w->rec);
 	pm_wbuf__free(&w->build_ids);
-	if (w->own_fd && w->fd >= 0)
-		close(w->fd);
+	pm_outfile__abort(w->file);	/* no half-written file */
 	free(w->name);
 	free(w);
 }
@@ -447,49 +449,6 @@ static int begin_pipe(struct pm_writer *w, struct pm_error *err)
 	return pm_writer__emit_rec(w, err);
 }
 
-static int begin_file(struct pm_writer *w, struct pm_error *err)
-{
-	uint8_t zero[PM_FILE_HEADER_SIZE] = { 0 };
-	uint64_t ids_offset;
-	struct pm_wbuf b = { 0 };
-	size_t i;
-	uint32_t k;
-	int ret;
-
-	/* The header is rewritten at close; reserve its room. */
-	ret = pm_writer__emit(w, zero, sizeof(zero), err);
-	if (ret)
-		return ret;
-	ids_offset = pm_writer__offset(w);
-	for (i = 0; i < w->nr_events; i++)
-		for (k = 0; k < w->events[i].nr_ids; k++)
-			pm_wbuf__u64(&b, w->events[i].ids[k], w->swap);
-	w->attrs_offset = ids_offset + b.len;
-	for (i = 0; i < w->nr_events; i++) {
-		const struct pm_event *e = &w->events[i];
-
-		pm_attr__encode(&e->attr, pm_wbuf__grow(&b, w->attr_size),
-				w->attr_size, w->big_endian);
-		pm_wbuf__u64(&b, e->nr_ids ? ids_offset : 0, w->swap);
-		pm_wbuf__u64(&b, (uint64_t)e->nr_ids * 8, w->swap);
-		ids_offset += (uint64_t)e->nr_ids * 8;
-	}
-	ret = pm_writer__emit(w, b.data, b.len, err);
-	pm_wbuf__free(&b);
-	w->data_offset = pm_writer__offset(w);
-	return ret;
-}
-
-int pm_writer__begin(struct pm_writer *w, struct pm_error *err)
-{
-	if (w->begun)
-		return w->failed ? pm_error__fmt(err, EIO, "%s: an earlier write failed",
-						 w->name) : 0;
-	w->begun = true;
-	w->attr_size = choose_attr_size(w);
-	return w->pipe ? begin_pipe(w, err) : begin_file(w, err);
-}
-
 static void store_header(const struct pm_writer *w, uint8_t *h,
 			 uint64_t data_size, const uint64_t bitmap[4])
 {
@@ -506,6 +465,54 @@ static void store_header(const struct pm_writer *w, uint8_t *h,
 	pm_store64(h + 48, data_size, s);
 	for (i = 0; i < 4; i++)
 		pm_store64(h + 72 + 8 * i, bitmap[i], s);
+}
+
+/*
+ * The header goes out first as a valid one with data size 0, perf's
+ * "interrupted: the records run to the end of the file", and without
+ * features: a recording killed before close reads up to its last
+ * complete record. Close rewrites it with the sizes and features.
+ */
+static int begin_file(struct pm_writer *w, struct pm_error *err)
+{
+	static const uint64_t no_features[4];
+	uint8_t hdr[PM_FILE_HEADER_SIZE];
+	uint64_t ids_offset = PM_FILE_HEADER_SIZE;
+	struct pm_wbuf b = { 0 };
+	size_t i;
+	uint32_t k;
+	int ret;
+
+	for (i = 0; i < w->nr_events; i++)
+		for (k = 0; k < w->events[i].nr_ids; k++)
+			pm_wbuf__u64(&b, w->events[i].ids[k], w->swap);
+	w->attrs_offset = ids_offset + b.len;
+	for (i = 0; i < w->nr_events; i++) {
+		const struct pm_event *e = &w->events[i];
+
+		pm_attr__encode(&e->attr, pm_wbuf__grow(&b, w->attr_size),
+				w->attr_size, w->big_endian);
+		pm_wbuf__u64(&b, e->nr_ids ? ids_offset : 0, w->swap);
+		pm_wbuf__u64(&b, (uint64_t)e->nr_ids * 8, w->swap);
+		ids_offset += (uint64_t)e->nr_ids * 8;
+	}
+	w->data_offset = PM_FILE_HEADER_SIZE + b.len;
+	store_header(w, hdr, 0, no_features);
+	ret = pm_writer__emit(w, hdr, sizeof(hdr), err);
+	if (!ret)
+		ret = pm_writer__emit(w, b.data, b.len, err);
+	pm_wbuf__free(&b);
+	return ret;
+}
+
+int pm_writer__begin(struct pm_writer *w, struct pm_error *err)
+{
+	if (w->begun)
+		return w->failed ? pm_error__fmt(err, EIO, "%s: an earlier write failed",
+						 w->name) : 0;
+	w->begun = true;
+	w->attr_size = choose_attr_size(w);
+	return w->pipe ? begin_pipe(w, err) : begin_file(w, err);
 }
 
 static int finish_file(struct pm_writer *w, struct pm_error *err)
@@ -577,11 +584,11 @@ int pm_writer__close(struct pm_writer *w, struct pm_error *err)
 				     "a memory writer ends with pm_writer__close_mem");
 	}
 	ret = finish(w, err);
-	if (!ret && w->own_fd && close(w->fd))
-		ret = pm_error__fmt(err, errno, "%s: close: %s", w->name,
-				    strerror(errno));
-	if (w->own_fd)
-		w->fd = -1;
+	if (!ret && w->file)
+		ret = pm_outfile__commit(w->file, err);
+	else
+		pm_outfile__abort(w->file);
+	w->file = NULL;
 	pm_writer__delete(w);
 	return ret;
 }

@@ -85,4 +85,23 @@ int pm_tracing_data__build(const struct pm_tracepoint_ref *evs, size_t nr,
 /* The thread ids of a process (sorted); returns the count, -errno. */
 int pm_proc_threads(int pid, int **tids);
 
+/* ---- leftovers.c: what a recording that did not finish leaves ---- */
+
+/* The burst cgroup of recorder PID is PM_REC_CGROUP_PREFIX "PID". */
+#define PM_REC_CGROUP_PREFIX "pmprof-record-"
+
+/* Point out each partial file of output a recorder now gone left. */
+void pm_rec_leftovers__partials(const char *output,
+				void (*note)(void *ctx, const char *msg),
+				void *ctx);
+/* Remove the burst cgroups under root whose recorder is gone (what runs
+ * in one moves to root first); says so through note. Returns how many. */
+int pm_rec_leftovers__cgroups(const char *root,
+			      void (*note)(void *ctx, const char *msg),
+			      void *ctx);
+/* What reached the disk of a partial recording: its size and the SAMPLE
+ * records up to its last complete record. */
+int pm_rec_leftovers__count(const char *path, uint64_t *bytes,
+			    uint64_t *samples);
+
 #endif

@@ -28,6 +28,8 @@
 #include "pmprof/abi.h"
 #include "pmprof/attr.h"
 #include "pmprof/bytes.h"
+#include "pmprof/hfprobe.h"
+#include "pmprof/outfile.h"
 #include "pmprof/period.h"
 #include "pmprof/records.h"
 #include "pmprof/util.h"
@@ -82,6 +84,9 @@ struct pm_recorder {
 	int nr_rings;
 	struct pollfd *pfd;
 	struct pm_writer *w;
+	struct pm_outfile *file;	/* the output, renamed into place at finish */
+	char *partial;			/* kept after a failed finish */
+	bool pipe_out;
 	struct pm_hits *hits;
 	struct pm_record_stats st;
 	char *output;
@@ -243,7 +248,7 @@ static int make_cgroup(struct pm_recorder *r)
 
 	if (geteuid() != 0 || find_cgroup2(root, sizeof(root)))
 		return -1;
-	snprintf(dir, sizeof(dir), "%s/pmprof-record-%d", root, (int)getpid());
+	snprintf(dir, sizeof(dir), "%s/" PM_REC_CGROUP_PREFIX "%d", root, (int)getpid());
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return -1;
 	r->cgroup_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -273,8 +278,11 @@ static int choose_mode(struct pm_recorder *r, struct pm_error *err)
 	const struct pm_evspec_list *l = r->o.events;
 	enum pm_hf_mode want = r->o.hf_mode;
 	bool has_hf = false, kernel_ok = true, burst_ok = true;
-	char why_burst[256] = "", why_kernel[256] = "";
-	uint32_t ks = 0;
+	char why_burst[256] = "", why_kernel[320] = "";
+	const struct pm_evspec_event *first_hf = NULL;
+	struct pm_hf_probe probe;
+	uint32_t ptype;
+	uint64_t pconfig;
 	size_t i;
 
 	for (i = 0; i < l->nr; i++) {
@@ -283,6 +291,8 @@ static int choose_mode(struct pm_recorder *r, struct pm_error *err)
 		if (!e->attr.hf_sample_period)
 			continue;
 		has_hf = true;
+		if (!first_hf)
+			first_hf = e;
 		if ((e->hf_burst > 1 || e->hf_jitter) && kernel_ok) {
 			kernel_ok = false;
 			snprintf(why_kernel, sizeof(why_kernel),
@@ -307,11 +317,15 @@ static int choose_mode(struct pm_recorder *r, struct pm_error *err)
 		return 0;
 	}
 	if (want == PM_HF_AUTO || want == PM_HF_KERNEL) {
-		if (kernel_ok && !pm_recorder__probe_hf_abi(&ks)) {
-			kernel_ok = false;
-			snprintf(why_kernel, sizeof(why_kernel),
-				 "this kernel does not take 144-byte attrs with hf_sample "
-				 "(perf_event_open: E2BIG, it knows %u bytes)", ks);
+		/* by behaviour: taking the 144 bytes is not alternating periods */
+		if (kernel_ok) {
+			pm_hf_probe__event_for(first_hf->attr.type, first_hf->attr.config,
+					       &ptype, &pconfig);
+			pm_hf_probe__kernel(ptype, pconfig, &probe);
+			if (probe.verdict != PM_HF_PRESENT) {
+				kernel_ok = false;
+				snprintf(why_kernel, sizeof(why_kernel), "%s", probe.why);
+			}
 		}
 		if (want == PM_HF_KERNEL && !kernel_ok)
 			return pm_error__fmt(err, PM_EUSAGE,
@@ -726,7 +740,7 @@ static int add_threads_of(struct pm_recorder *r, const char *list, bool whole_pr
 static int fork_workload(struct pm_recorder *r, struct pm_error *err)
 {
 	int go[2], ep[2];
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	if (pipe2(go, O_CLOEXEC) || pipe2(ep, O_CLOEXEC))
 		return pm_error__fmt(err, -errno, "pipe: %s", strerror(errno));
@@ -744,6 +758,14 @@ static int fork_workload(struct pm_recorder *r, struct pm_error *err)
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
+		/* never outlive the recorder, even a killed one (checked
+		 * after: it may have died before the prctl) */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
+		/* the data stream owns stdout: the workload's output goes
+		 * to stderr, as perf does */
+		if (r->pipe_out && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);	/* the recorder gave up */
 		execvp(r->o.argv[0], r->o.argv);
@@ -1123,24 +1145,14 @@ static int drain(struct pm_recorder *r, struct pm_error *err)
 		ret = pm_writer__finished_round(r->w, err);
 		r->round_dirty = false;
 	}
+	/* on disk as it comes: a killed recorder loses no drained data */
+	if (!ret)
+		ret = pm_writer__flush(r->w, err);
 	r->st.bytes = pm_writer__offset(r->w);
 	return ret;
 }
 
 /* ---- the API ---- */
-
-static void rename_old(const char *path)
-{
-	struct stat sb;
-	char *old;
-
-	if (stat(path, &sb) || !S_ISREG(sb.st_mode) || !sb.st_size)
-		return;
-	old = pm_malloc(strlen(path) + 5);
-	sprintf(old, "%s.old", path);
-	rename(path, old);
-	free(old);
-}
 
 int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 		   struct pm_error *err)
@@ -1156,9 +1168,15 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 	r->child = -1;
 	r->go_fd = r->err_fd = r->cgroup_fd = -1;
 	r->output = pm_strdup(o->output ? o->output : "perf.data");
-	pipe_out = !strcmp(r->output, "-");
+	pipe_out = r->pipe_out = !strcmp(r->output, "-");
 	r->hits = pm_hits__new();
 	r->workload_only = o->argv && !per_cpu && !o->pid_list && !o->tid_list;
+	{
+		char root[256];
+
+		if (geteuid() == 0 && !find_cgroup2(root, sizeof(root)))
+			pm_rec_leftovers__cgroups(root, o->note, o->note_ctx);
+	}
 	if (!o->events || !o->events->nr) {
 		ret = pm_error__fmt(err, PM_EUSAGE, "no events");
 		goto fail;
@@ -1256,13 +1274,18 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 	}
 	if (ret)
 		goto fail;
-	/* the file */
-	if (pipe_out) {
-		wo.pipe = true;
-	} else {
-		rename_old(r->output);
+	/* the file: PATH.PID.partial until finish renames it (see outfile.h) */
+	pm_rec_leftovers__partials(r->output, o->note, o->note_ctx);
+	{
+		struct pm_outfile_opts fo = { .sz = sizeof(fo), .keep_old = true };
+
+		ret = pm_outfile__open(&r->file, r->output, &fo, err);
 	}
-	ret = pm_writer__open(&r->w, r->output, &wo, err);
+	if (ret)
+		goto fail;
+	wo.pipe = pipe_out;
+	ret = pm_writer__open_fd(&r->w, pm_outfile__fd(r->file),
+				 pm_outfile__name(r->file), &wo, err);
 	if (ret)
 		goto fail;
 	if ((ret = write_events(r, err)))
@@ -1310,6 +1333,8 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 			last = tgid;
 		}
 	}
+	if (!ret)
+		ret = pm_writer__flush(r->w, err);
 	if (ret)
 		goto fail;
 	r->st.bytes = pm_writer__offset(r->w);
@@ -1461,10 +1486,64 @@ int pm_recorder__poll(struct pm_recorder *r, int timeout_ms, struct pm_error *er
 	return r->done ? 0 : 1;
 }
 
+/*
+ * The recording failed (a full disk...): keep what reached the disk under
+ * the partial name, and count it, so that the stats say what is there.
+ */
+static void keep_partial(struct pm_recorder *r)
+{
+	const char *partial = r->file ? pm_outfile__partial(r->file) : NULL;
+
+	pm_writer__delete(r->w);
+	r->w = NULL;
+	r->st.bytes = r->st.samples = 0;
+	if (partial) {
+		r->partial = pm_strdup(partial);
+		pm_rec_leftovers__count(partial, &r->st.bytes, &r->st.samples);
+	}
+	pm_outfile__leave(r->file);
+	r->file = NULL;
+}
+
+/* Whatever ended the recording, the workload does not run on: SIGTERM,
+ * SIGKILL after the grace time. One that was never released exits 127. */
+static void end_workload(struct pm_recorder *r)
+{
+	const struct timespec tick = { 0, 10000000 };
+	uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+	bool killed = false;
+	struct rusage ru;
+	int status;
+
+	if (r->child <= 0 || r->st.workload_exited)
+		return;
+	if (r->go_fd >= 0) {
+		close(r->go_fd);
+		r->go_fd = -1;
+	} else {
+		kill(r->child, SIGTERM);
+	}
+	for (;;) {
+		pid_t p = wait4(r->child, &status, WNOHANG, &ru);
+
+		if (p == r->child) {
+			reaped(r, status, &ru);
+			return;
+		}
+		if (p < 0 && errno != EINTR)
+			return;
+		if (!killed && clock_ns(CLOCK_MONOTONIC) - t0 > STOP_GRACE_NS) {
+			kill(r->child, SIGKILL);
+			killed = true;
+		}
+		nanosleep(&tick, NULL);
+	}
+}
+
 int pm_recorder__finish(struct pm_recorder *r, struct pm_error *err)
 {
 	size_t i;
-	int ret, status;
+	int ret;
 
 	if (r->finished)
 		return 0;
@@ -1495,25 +1574,20 @@ int pm_recorder__finish(struct pm_recorder *r, struct pm_error *err)
 			goto out;
 	}
 	r->st.bytes = pm_writer__offset(r->w);
-	ret = pm_writer__close(r->w, err);
+	ret = pm_writer__close(r->w, err);	/* the fd stays r->file's */
 	r->w = NULL;
 	if (!ret) {
 		struct stat sb;
 
-		if (strcmp(r->output, "-") && !stat(r->output, &sb))
+		ret = pm_outfile__commit(r->file, err);
+		r->file = NULL;
+		if (!ret && !r->pipe_out && !stat(r->output, &sb))
 			r->st.bytes = (uint64_t)sb.st_size;
 	}
 out:
-	if (r->child > 0 && !r->st.workload_exited) {
-		if (r->go_fd >= 0) {
-			close(r->go_fd);	/* never started: it exits 127 */
-			r->go_fd = -1;
-		}
-		struct rusage ru;
-
-		if (wait4(r->child, &status, 0, &ru) == r->child)
-			reaped(r, status, &ru);
-	}
+	if (ret)
+		keep_partial(r);
+	end_workload(r);
 	remove_cgroup(r);
 	return ret;
 }
@@ -1526,6 +1600,11 @@ const struct pm_record_stats *pm_recorder__stats(const struct pm_recorder *r)
 const char *pm_recorder__output(const struct pm_recorder *r)
 {
 	return r->output;
+}
+
+const char *pm_recorder__partial(const struct pm_recorder *r)
+{
+	return r->partial;
 }
 
 void pm_recorder__delete(struct pm_recorder *r)
@@ -1549,6 +1628,12 @@ void pm_recorder__delete(struct pm_recorder *r)
 	remove_cgroup(r);
 	if (r->w)
 		pm_writer__delete(r->w);
+	/* not finished: nothing recorded yet is dropped, anything else kept */
+	if (r->started)
+		pm_outfile__leave(r->file);
+	else
+		pm_outfile__abort(r->file);
+	free(r->partial);
 	for (k = 0; k < r->nr_ev; k++) {
 		free(r->ev[k].name);
 		free(r->ev[k].ids);

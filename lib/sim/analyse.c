@@ -37,7 +37,13 @@ static int on_sample(struct pm_session *s, const struct pm_sample_ctx *ctx,
 	(void)s;
 	if (add(run))
 		return -1;
-	pm_metrics__sample(run->m, ctx->sample, &loc);
+	if (pm_metrics__sample(run->m, ctx->sample, &loc, run->err)) {
+		if (run->err) {
+			run->err->has_offset = true;
+			run->err->offset = ctx->record_offset;
+		}
+		return -1;
+	}
 	return 0;
 }
 

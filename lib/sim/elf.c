@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "pmprof/bytes.h"
+#include "pmprof/outfile.h"
 #include "pmprof/sim.h"
 #include "pmprof/util.h"
 
@@ -78,15 +79,15 @@ uint16_t pm_sim_elf__machine(const char *arch)
 	return 62;
 }
 
-int pm_sim_elf__write(const char *path, uint16_t machine, uint64_t text_addr,
-		      uint64_t text_size, const struct pm_sim_elf_sym *syms,
-		      size_t nr, struct pm_error *err)
+int pm_sim_elf__write(int fd, const char *name, uint16_t machine,
+		      uint64_t text_addr, uint64_t text_size,
+		      const struct pm_sim_elf_sym *syms, size_t nr,
+		      struct pm_error *err)
 {
 	struct buf b = { 0 }, strtab = { 0 }, shstr = { 0 };
 	size_t text_off, sym_off, str_off, shstr_off, sh_off, off, i;
 	uint32_t n_text, n_sym, n_str, n_shstr;
-	int ret = 0;
-	FILE *f;
+	int ret;
 
 	memcpy(span(&b, 0, 4), "\177ELF", 4);
 	*span(&b, 4, 1) = 2;			/* ELFCLASS64 */
@@ -155,15 +156,7 @@ int pm_sim_elf__write(const char *path, uint16_t machine, uint64_t text_addr,
 	w64(&b, 104, text_size);
 	w64(&b, 112, PAGE);
 
-	f = fopen(path, "wb");
-	if (!f) {
-		ret = pm_error__fmt(err, -errno, "%s: %s", path, strerror(errno));
-	} else {
-		if (fwrite(b.data, 1, b.len, f) != b.len)
-			ret = pm_error__fmt(err, -EIO, "%s: write error", path);
-		if (fclose(f) && !ret)
-			ret = pm_error__fmt(err, -errno, "%s: %s", path, strerror(errno));
-	}
+	ret = pm_write_all(fd, b.data, b.len, name, err);
 	free(b.data);
 	free(strtab.data);
 	free(shstr.data);

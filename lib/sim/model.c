@@ -67,6 +67,8 @@ double pm_sim_dist__draw(const struct pm_sim_dist *d, uint64_t *rng)
 		v = d->a + (d->b - d->a) * unit(rng);
 		break;
 	}
+	if (d->max > 0 && !(v <= d->max))	/* a normal's tail, an inf */
+		v = d->max;
 	return v > 0 ? v : 0;
 }
 
@@ -94,6 +96,21 @@ static int get_number(struct ctx *c, json_t *v, const char *what, double *out)
 	return 0;
 }
 
+/* A number from 0 to max. */
+static int get_number_max(struct ctx *c, json_t *v, const char *what,
+			  double max, double *out)
+{
+	char why[96];
+
+	if (get_number(c, v, what, out))
+		return -PM_EFORMAT;
+	if (*out > max) {
+		snprintf(why, sizeof(why), "at most %g", max);
+		return bad(c, what, why);
+	}
+	return 0;
+}
+
 static int get_pair(struct ctx *c, json_t *v, const char *what, double *a,
 		    double *b)
 {
@@ -105,8 +122,29 @@ static int get_pair(struct ctx *c, json_t *v, const char *what, double *a,
 	return 0;
 }
 
-static int parse_dist(struct ctx *c, json_t *v, const char *what,
+static int parse_dist_params(struct ctx *c, json_t *v, const char *what,
+			     struct pm_sim_dist *d);
+
+/* A distribution whose every parameter (mean, spread, bounds) is at most
+ * max; its draws are clamped there too. */
+static int parse_dist(struct ctx *c, json_t *v, const char *what, double max,
 		      struct pm_sim_dist *d)
+{
+	char why[96];
+	int ret = parse_dist_params(c, v, what, d);
+
+	if (ret)
+		return ret;
+	if (d->a > max || d->b > max) {
+		snprintf(why, sizeof(why), "at most %g", max);
+		return bad(c, what, why);
+	}
+	d->max = max;
+	return 0;
+}
+
+static int parse_dist_params(struct ctx *c, json_t *v, const char *what,
+			     struct pm_sim_dist *d)
 {
 	const char *key;
 	json_t *val;
@@ -282,6 +320,7 @@ static int parse_func(struct ctx *c, struct pm_sim_model *m, json_t *f,
 	json_t *after = json_object_get(f, "after_interrupt");
 	json_t *v;
 	const char *key;
+	char what[300];
 	uint64_t u;
 
 	if (!json_is_object(f))
@@ -301,9 +340,14 @@ static int parse_func(struct ctx *c, struct pm_sim_model *m, json_t *f,
 	fn->calls = (uint32_t)u;
 	if (!json_object_get(f, "instructions") || !json_object_get(f, "cpi"))
 		return bad(c, fn->name, "needs \"instructions\" (per call) and \"cpi\"");
-	if (parse_dist(c, json_object_get(f, "instructions"), "instructions",
-		       &fn->instructions) ||
-	    parse_dist(c, json_object_get(f, "cpi"), "cpi", &fn->cpi))
+	/* Fields are named "function.field" in messages. */
+	snprintf(what, sizeof(what), "%s.instructions", fn->name);
+	if (parse_dist(c, json_object_get(f, "instructions"), what,
+		       PM_SIM_MAX_INSTRUCTIONS, &fn->instructions))
+		return -PM_EFORMAT;
+	snprintf(what, sizeof(what), "%s.cpi", fn->name);
+	if (parse_dist(c, json_object_get(f, "cpi"), what, PM_SIM_MAX_CPI,
+		       &fn->cpi))
 		return -PM_EFORMAT;
 	if (pm_sim_dist__mean(&fn->instructions) < 1)
 		return bad(c, fn->name, "a call needs at least one instruction");
@@ -312,7 +356,8 @@ static int parse_func(struct ctx *c, struct pm_sim_model *m, json_t *f,
 	json_object_foreach(rates, key, v) {
 		int s = pm_sim_model__stream(m, key);
 
-		if (parse_dist(c, v, key, &fn->per_ki[s]))
+		snprintf(what, sizeof(what), "%s.per_ki.%s", fn->name, key);
+		if (parse_dist(c, v, what, PM_SIM_MAX_PER_KI, &fn->per_ki[s]))
 			return -PM_EFORMAT;
 		fn->has_rate[s] = true;
 	}
@@ -321,7 +366,8 @@ static int parse_func(struct ctx *c, struct pm_sim_model *m, json_t *f,
 
 		if (s == PM_SIM_INSTRUCTIONS)
 			return bad(c, "after_interrupt", "an interrupt adds no user instructions");
-		if (get_number(c, v, key, &fn->after_irq[s]))
+		snprintf(what, sizeof(what), "%s.after_interrupt.%s", fn->name, key);
+		if (get_number_max(c, v, what, PM_SIM_MAX_EVENTS, &fn->after_irq[s]))
 			return -PM_EFORMAT;
 	}
 	return 0;
@@ -396,7 +442,8 @@ static int parse_root(struct ctx *c, json_t *root, struct pm_sim_model *m)
 	m->cpus = (uint32_t)u;
 	m->timeslice_ms = 4;
 	if ((v = json_object_get(root, "timeslice_ms")) &&
-	    get_number(c, v, "timeslice_ms", &m->timeslice_ms))
+	    get_number_max(c, v, "timeslice_ms", PM_SIM_MAX_TIMESLICE_MS,
+			   &m->timeslice_ms))
 		return -PM_EFORMAT;
 	if (m->timeslice_ms < 0.01)
 		return bad(c, "timeslice_ms", "at least 0.01");
@@ -404,14 +451,15 @@ static int parse_root(struct ctx *c, json_t *root, struct pm_sim_model *m)
 		return -PM_EFORMAT;
 	m->skid.kind = PM_SIM_CONST;
 	if ((v = json_object_get(root, "skid")) &&
-	    parse_dist(c, v, "skid", &m->skid))
+	    parse_dist(c, v, "skid", PM_SIM_MAX_SKID, &m->skid))
 		return -PM_EFORMAT;
 	if ((v = json_object_get(root, "interrupt"))) {
 		json_t *cy = json_object_get(v, "cycles");
 
 		if (!json_is_object(v) || json_object_size(v) != (cy ? 1 : 0))
 			return bad(c, "interrupt", "expected {\"cycles\": N}");
-		if (cy && get_number(c, cy, "interrupt.cycles", &m->irq_cycles))
+		if (cy && get_number_max(c, cy, "interrupt.cycles",
+					 PM_SIM_MAX_IRQ_CYCLES, &m->irq_cycles))
 			return -PM_EFORMAT;
 	}
 	funcs = json_object_get(root, "functions");

@@ -13,6 +13,7 @@
  * stream's count reaches the window.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include "pmprof/sim.h"
 #include "pmprof/util.h"
 #include "pmprof/writer.h"
+#include "sim-int.h"
 
 #define NSEC_PER_SEC 1000000000ULL
 #define TIME_BASE 1000000000ULL		/* the first record's time: 1 s */
@@ -132,6 +134,11 @@ struct sim {
 	size_t nr_buf, alloc_buf;
 	uint32_t seq;
 	int failed;
+
+	uint64_t max_size;		/* of the output */
+	uint64_t *sample_bytes;		/* per sampling event: its SAMPLE's
+					   size with the shortest chain */
+	uint64_t buffered;		/* those sizes over S->buf's samples */
 };
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -172,6 +179,28 @@ static struct rec *new_rec(struct sim *S, int kind, size_t cpu, double now)
 	r->seq = S->seq++;
 	r->time = TIME_BASE + (uint64_t)llround(now);
 	return r;
+}
+
+/* The latest CPU clock, ns since TIME_BASE. */
+static double sim_now(const struct sim *S)
+{
+	double now = 0;
+	size_t i;
+
+	for (i = 0; i < S->nr_cpus; i++)
+		if (S->cpus[i].now > now)
+			now = S->cpus[i].now;
+	return now;
+}
+
+/* The run stops here: its output would pass max_size. */
+static void too_big(struct sim *S, double now)
+{
+	if (S->failed)
+		return;
+	S->failed = pm_error__fmt(S->err, -EFBIG,
+		"the output would pass --max-size (%" PRIu64 " bytes) after %.3f s simulated: raise --max-size, or lower the iterations or the sampling rate",
+		S->max_size, now / 1e9);
 }
 
 /* ---- calls ------------------------------------------------------------ */
@@ -337,6 +366,9 @@ static void take_sample(struct sim *S, struct thread *t, size_t cpu, size_t j)
 		if (S->ev[k].leader == S->ev[e].leader && r->nr_values < MAX_GROUP)
 			r->values[r->nr_values++] = t->counter[k];
 	fill_chain(S, t, r);
+	S->buffered += S->sample_bytes[j];
+	if (pm_writer__offset(S->w) + S->buffered > S->max_size)
+		too_big(S, C->now);
 	S->res->samples++;
 	S->res->funcs[t->cur.func].samples++;
 	if (j == 0)
@@ -495,7 +527,7 @@ static void run_cpu(struct sim *S, size_t cpu, double until)
 {
 	struct cpu *C = &S->cpus[cpu];
 
-	while (C->busy && C->now < until) {
+	while (C->busy && C->now < until && !S->failed) {
 		struct thread *t = &S->th[C->threads[C->cur]];
 		double bound = C->next_tick;
 		uint64_t step, x;
@@ -529,6 +561,10 @@ static void run_cpu(struct sim *S, size_t cpu, double until)
 			bound = C->slice_end;
 		if (until < bound)
 			bound = until;
+		/* The interrupts just taken may have run the clock past the
+		 * bound: meet it (tick, slice, round) before going on. */
+		if (C->now >= bound)
+			continue;
 		step = t->cur.cycles - t->cur.pos;
 		x = (uint64_t)ceil((bound - C->now) * S->ghz);
 		if (x < 1)
@@ -559,6 +595,37 @@ static int cmp_rec(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* The SAMPLE of r (vals: room for MAX_GROUP values). */
+static void fill_sample(const struct sim *S, const struct rec *r,
+			struct pm_sample *s, struct pm_read_value *vals)
+{
+	const struct pm_event *ev = pm_writer__event(S->w, r->event);
+	size_t k, n = 0;
+
+	memset(s, 0, sizeof(*s));
+	for (k = 0; k < S->nr_ev && n < r->nr_values; k++)
+		if (S->ev[k].leader == S->ev[r->event].leader) {
+			vals[n].value = r->values[n];
+			vals[n].id = S->ev[k].id;
+			vals[n].lost = 0;
+			n++;
+		}
+	s->event = ev;
+	s->sample_type = ev->attr.sample_type;
+	s->misc = PM_MISC_USER;
+	s->identifier = s->id = s->stream_id = S->ev[r->event].id;
+	s->ip = r->ip;
+	s->pid = r->pid;
+	s->tid = r->tid;
+	s->time = r->time;
+	s->cpu = r->cpu;
+	s->period = r->period;
+	s->read.nr = n;
+	s->read.values = vals;
+	s->callchain_nr = r->nr_chain;
+	s->callchain = r->chain;
+}
+
 static int write_rec(struct sim *S, const struct rec *r)
 {
 	const struct pm_event *ev = pm_writer__event(S->w, r->event);
@@ -570,30 +637,8 @@ static int write_rec(struct sim *S, const struct rec *r)
 	case R_SAMPLE: {
 		struct pm_read_value vals[MAX_GROUP];
 		struct pm_sample s;
-		size_t k, n = 0;
 
-		memset(&s, 0, sizeof(s));
-		for (k = 0; k < S->nr_ev && n < r->nr_values; k++)
-			if (S->ev[k].leader == S->ev[r->event].leader) {
-				vals[n].value = r->values[n];
-				vals[n].id = S->ev[k].id;
-				vals[n].lost = 0;
-				n++;
-			}
-		s.event = ev;
-		s.sample_type = ev->attr.sample_type;
-		s.misc = PM_MISC_USER;
-		s.identifier = s.id = s.stream_id = S->ev[r->event].id;
-		s.ip = r->ip;
-		s.pid = r->pid;
-		s.tid = r->tid;
-		s.time = r->time;
-		s.cpu = r->cpu;
-		s.period = r->period;
-		s.read.nr = n;
-		s.read.values = vals;
-		s.callchain_nr = r->nr_chain;
-		s.callchain = r->chain;
+		fill_sample(S, r, &s, vals);
 		return pm_writer__sample(S->w, &s, S->err);
 	}
 	case R_THROTTLE:
@@ -625,6 +670,8 @@ static int flush(struct sim *S, double until)
 	uint64_t limit = until < 0 ? UINT64_MAX : TIME_BASE + (uint64_t)llround(until);
 	size_t i, n = 0;
 
+	if (S->failed)		/* past max_size: write no more */
+		return -1;
 	if (!S->nr_buf)
 		return 0;
 	qsort(S->buf, S->nr_buf, sizeof(*S->buf), cmp_rec);
@@ -637,9 +684,15 @@ static int flush(struct sim *S, double until)
 	}
 	memmove(S->buf, S->buf + n, (S->nr_buf - n) * sizeof(*S->buf));
 	S->nr_buf -= n;
+	S->buffered = 0;
+	for (i = 0; i < S->nr_buf; i++)
+		if (S->buf[i].kind == R_SAMPLE)
+			S->buffered += S->sample_bytes[S->ev[S->buf[i].event].sidx];
 	if (n && pm_writer__finished_round(S->w, S->err))
 		return -1;
-	return 0;
+	if (pm_writer__offset(S->w) > S->max_size)
+		too_big(S, sim_now(S));
+	return S->failed ? -1 : 0;
 }
 
 /* ---- setup ------------------------------------------------------------------ */
@@ -759,7 +812,7 @@ static int add_events(struct sim *S, struct pm_evspec_list *list)
 }
 
 /* The ELF's layout: model functions, then the driver's. */
-static int write_elf(struct sim *S, const char *path)
+static int write_elf(struct sim *S, const struct pm_outfile *f)
 {
 	const struct pm_sim_model *m = S->m;
 	struct pm_sim_elf_sym *syms;
@@ -781,68 +834,11 @@ static int write_elf(struct sim *S, const char *path)
 		syms[i].size = S->size[i];
 		a += (S->size[i] + 15) & ~15ULL;
 	}
-	ret = pm_sim_elf__write(path, pm_sim_elf__machine(m->arch), TEXT_ADDR,
+	ret = pm_sim_elf__write(pm_outfile__fd(f), pm_outfile__name(f),
+				pm_sim_elf__machine(m->arch), TEXT_ADDR,
 				a - TEXT_ADDR, syms, S->nr_addr, S->err);
 	free(syms);
 	return ret;
-}
-
-/* Refuse to overwrite a file that is not an ELF (a typo in --elf). */
-static int check_elf_target(const char *path, struct pm_error *err)
-{
-	char magic[4];
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	if (!f)
-		return 0;
-	n = fread(magic, 1, 4, f);
-	fclose(f);
-	if (n == 4 && !memcmp(magic, "\177ELF", 4))
-		return 0;
-	return pm_error__fmt(err, PM_EUSAGE, "%s exists and is not an ELF: not overwriting it (use --elf)", path);
-}
-
-/* OUTPUT's directory (absolute) / MODEL. */
-static char *default_elf_path(const char *output, const char *model)
-{
-	const char *slash = strrchr(output, '/');
-	char *dir, *path, cwd[PATH_MAX];
-	size_t n;
-
-	if (slash)
-		dir = pm_strndup(output, (size_t)(slash - output) + 1);
-	else
-		dir = pm_strdup("");
-	if (dir[0] != '/') {
-		char *abs;
-
-		if (!getcwd(cwd, sizeof(cwd)))
-			strcpy(cwd, ".");
-		n = strlen(cwd) + strlen(dir) + 2;
-		abs = pm_malloc(n);
-		snprintf(abs, n, "%s/%s", cwd, dir);
-		free(dir);
-		dir = abs;
-	}
-	n = strlen(dir) + strlen(model) + 2;
-	path = pm_malloc(n);
-	snprintf(path, n, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", model);
-	free(dir);
-	return path;
-}
-
-static char *absolute(const char *p)
-{
-	char cwd[PATH_MAX], *out;
-	size_t n;
-
-	if (p[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		return pm_strdup(p);
-	n = strlen(cwd) + strlen(p) + 2;
-	out = pm_malloc(n);
-	snprintf(out, n, "%s/%s", cwd, p);
-	return out;
 }
 
 static int write_header_records(struct sim *S)
@@ -911,6 +907,55 @@ static int set_features(struct sim *S)
 	    pm_writer__set_nrcpus(S->w, m->cpus, m->cpus, S->err) ||
 	    pm_writer__set_cmdline(S->w, 2, argv, S->err))
 		return -1;
+	return 0;
+}
+
+/*
+ * What bounds a run: its simulated time, so that every count and clock
+ * stays exact (estimated from the model's means, before anything runs),
+ * and its output, which take_sample() and flush() hold to max_size with
+ * each sampling event's SAMPLE size.
+ */
+static int setup_limits(struct sim *S)
+{
+	const struct pm_sim_model *m = S->m;
+	uint32_t per_cpu = (m->threads + m->cpus - 1) / m->cpus;
+	double cycles = 0, ns;
+	size_t i, j, k;
+
+	for (i = 0; i < m->nr_funcs; i++)
+		cycles += m->funcs[i].calls *
+			  pm_sim_dist__mean(&m->funcs[i].instructions) *
+			  pm_sim_dist__mean(&m->funcs[i].cpi);
+	cycles *= (double)S->iterations;
+	ns = cycles * per_cpu / S->ghz;
+	if (cycles > PM_SIM_MAX_CYCLES || ns > PM_SIM_MAX_CYCLES)
+		return pm_error__fmt(S->err, S->o->iterations ? PM_EUSAGE : PM_EFORMAT,
+			"%s %" PRIu64 " make about %.3g cycles per thread, %.3g s simulated per CPU: past the simulator's 2^53 (cycles and ns), where counts and clocks stop being exact; lower the iterations or the functions' instructions",
+			S->o->iterations ? "--iterations" : "iterations",
+			S->iterations, cycles, ns / 1e9);
+	S->max_size = S->o->max_size ? S->o->max_size : PM_SIM_DEFAULT_MAX_SIZE;
+	S->sample_bytes = pm_calloc(S->nr_sampling + 1, sizeof(*S->sample_bytes));
+	for (j = 0; j < S->nr_sampling; j++) {
+		struct pm_read_value vals[MAX_GROUP];
+		struct pm_sample smp;
+		struct rec r;
+		int n;
+
+		memset(&r, 0, sizeof(r));
+		r.kind = R_SAMPLE;
+		r.event = (uint16_t)S->sampling[j];
+		for (k = 0; k < S->nr_ev; k++)
+			if (S->ev[k].leader == S->ev[r.event].leader &&
+			    r.nr_values < MAX_GROUP)
+				r.nr_values++;
+		r.nr_chain = 2;		/* the shortest: context, ip */
+		fill_sample(S, &r, &smp, vals);
+		n = pm_writer__sample_size(S->w, &smp, S->err);
+		if (n < 0)
+			return -1;
+		S->sample_bytes[j] = (uint64_t)n;
+	}
 	return 0;
 }
 
@@ -996,6 +1041,7 @@ static void free_sim(struct sim *S)
 	free(S->addr);
 	free(S->size);
 	free(S->buf);
+	free(S->sample_bytes);
 }
 
 static void init_result(struct sim *S)
@@ -1039,6 +1085,7 @@ int pm_sim__run(const struct pm_sim_model *m, const struct pm_sim_opts *o,
 		struct pm_sim_result *res, struct pm_error *err)
 {
 	struct pm_evspec_list list;
+	struct pm_sim_outputs files = { 0 };
 	struct sim S;
 	struct pm_writer_opts wo = { .sz = sizeof(wo) };
 	double round_end;
@@ -1064,13 +1111,16 @@ int pm_sim__run(const struct pm_sim_model *m, const struct pm_sim_opts *o,
 	if (setup_events(&S, &list))
 		goto out;
 	S.tick_ns = (double)NSEC_PER_SEC / S.ev[S.sampling[0]].pcfg.hz;
-	res->elf_path = o->elf_path ? absolute(o->elf_path)
-				    : default_elf_path(o->output, m->name);
-	if (check_elf_target(res->elf_path, err) || write_elf(&S, res->elf_path))
+	ret = pm_sim_outputs__open(&files, o, m->name, err);
+	res->elf_path = files.elf_path;
+	if (ret || (ret = write_elf(&S, files.elf)))
 		goto out;
-	if (pm_writer__open(&S.w, o->output, &wo, err))
+	ret = pm_writer__open_fd(&S.w, pm_outfile__fd(files.data),
+				 pm_outfile__name(files.data), &wo, err);
+	if (ret)
 		goto out;
-	if (add_events(&S, &list) || set_features(&S))
+	ret = -1;
+	if (add_events(&S, &list) || set_features(&S) || setup_limits(&S))
 		goto out;
 	setup_threads(&S);
 	if (write_header_records(&S))
@@ -1079,6 +1129,10 @@ int pm_sim__run(const struct pm_sim_model *m, const struct pm_sim_opts *o,
 	for (round_end = ROUND_NS;; round_end += ROUND_NS) {
 		bool busy = false;
 
+		if (round_end > PM_SIM_MAX_CYCLES) {	/* the estimate fell short */
+			pm_error__fmt(err, PM_EFORMAT, "the run passes 2^53 ns of simulated time, where its clock stops being exact: lower the iterations");
+			goto out;
+		}
 		for (i = 0; i < S.nr_cpus; i++) {
 			run_cpu(&S, i, round_end);
 			busy |= S.cpus[i].busy;
@@ -1100,22 +1154,26 @@ int pm_sim__run(const struct pm_sim_model *m, const struct pm_sim_opts *o,
 		if (pm_writer__set_sample_time(S.w, first, last, err))
 			goto out;
 	}
-	ret = pm_writer__close(S.w, err);
+	ret = pm_writer__close(S.w, err);	/* the fd stays files.data's */
 	S.w = NULL;
 	if (!ret) {
 		struct stat st;
 
-		if (!strcmp(o->output, "-") || stat(o->output, &st))
-			res->bytes = 0;
-		else
+		if (!fstat(pm_outfile__fd(files.data), &st) && S_ISREG(st.st_mode))
 			res->bytes = (uint64_t)st.st_size;
+		else
+			res->bytes = 0;
 	}
 	for (i = 0; i < res->nr_funcs; i++)
 		for (s = 0; s < res->nr_streams; s++)
 			res->totals[s] += res->funcs[i].counts[s];
-	if (!ret && o->truth_path)
-		ret = pm_sim_result__write_truth(res, m, o, o->truth_path, err);
+	if (!ret && files.truth)
+		ret = pm_sim_result__write_truth(res, m, o, pm_outfile__fd(files.truth),
+						 pm_outfile__name(files.truth), err);
+	if (!ret)
+		ret = pm_sim_outputs__commit(&files, err);
 out:
+	pm_sim_outputs__abort(&files);
 	if (S.w)
 		pm_writer__delete(S.w);
 	pm_evspec_list__exit(&list);

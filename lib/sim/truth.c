@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pmprof/json.h"
 #include "pmprof/sim.h"
@@ -100,16 +101,21 @@ static void counts_obj(struct pm_json *j, const struct pm_sim_result *r,
 
 int pm_sim_result__write_truth(const struct pm_sim_result *r,
 			       const struct pm_sim_model *m,
-			       const struct pm_sim_opts *o, const char *path,
-			       struct pm_error *err)
+			       const struct pm_sim_opts *o, int fd,
+			       const char *name, struct pm_error *err)
 {
 	struct pm_json j;
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	int dfd = dup(fd);	/* fclose() closes it, fd stays the caller's */
+	FILE *f = dfd < 0 ? NULL : fdopen(dfd, "w");
 	size_t i;
 	int ret = 0;
 
-	if (!f)
-		return pm_error__fmt(err, -errno, "%s: %s", path, strerror(errno));
+	if (!f) {
+		ret = pm_error__fmt(err, errno, "%s: %s", name, strerror(errno));
+		if (dfd >= 0)
+			close(dfd);
+		return ret;
+	}
 	pm_json__init(&j, f);
 	pm_json__begin_object(&j);
 	pm_json__kv_string(&j, "model", m->name);
@@ -159,11 +165,8 @@ int pm_sim_result__write_truth(const struct pm_sim_result *r,
 	pm_json__end_array(&j);
 	pm_json__end_object(&j);
 	fputc('\n', f);
-	if (f != stdout) {
-		if (fclose(f))
-			ret = pm_error__fmt(err, -errno, "%s: %s", path, strerror(errno));
-	} else {
-		fflush(f);
-	}
+	if ((ferror(f) | fclose(f)) && !ret)
+		ret = pm_error__fmt(err, errno ? errno : EIO, "%s: write failed: %s",
+				    name, strerror(errno ? errno : EIO));
 	return ret;
 }

@@ -68,6 +68,50 @@ assert ci[0] <= v <= ci[1], (ci, v)
 	check "task: table has the summary line" sh -c \
 		"'$PMPROF' metrics -i '$f' | grep -q '^# windows used [0-9]*, discarded 0, opening samples [0-9]*, throttles 0, lost 0'"
 	check "task: --match callchain runs" "$PMPROF" metrics -s discard --match callchain -i "$f"
+
+	# Without GROUP_DESC (older or other tools' files, captures that lost
+	# it): the groups come from the leader's read ids, so the windows
+	# still equal perf's and the table is the one with GROUP_DESC.
+	edit="$TOP/tests/tools/edit_features.py"
+	python3 "$edit" drop GROUP_DESC "$f" "$TMP/nogd.data"
+	check "no GROUP_DESC: perf reads the file and finds the feature missing" sh -c \
+		"perf report --header-only -i '$TMP/nogd.data' 2>/dev/null | grep -q '^# missing features:.* GROUP_DESC'"
+	against nogd
+	"$PMPROF" metrics -i "$f" >"$TMP/gd.txt"
+	"$PMPROF" metrics -i "$TMP/nogd.data" >"$TMP/nogd.txt"
+	check_files_eq "no GROUP_DESC: the same table" "$TMP/gd.txt" "$TMP/nogd.txt"
+	"$PMPROF" metrics --ci --format json -i "$f" >"$TMP/gd.json"
+	"$PMPROF" metrics --ci --format json -i "$TMP/nogd.data" >"$TMP/nogd.json"
+	check_files_eq "no GROUP_DESC: the same JSON, intervals too" "$TMP/gd.json" "$TMP/nogd.json"
+	if perf inject -i "$f" -o - >"$TMP/task.pipe" 2>/dev/null; then
+		python3 "$edit" drop GROUP_DESC "$TMP/task.pipe" "$TMP/nogd.pipe"
+		"$PMPROF" metrics -i - <"$TMP/nogd.pipe" >"$TMP/nogd-pipe.txt"
+		check_files_eq "no GROUP_DESC in a pipe: the same table" "$TMP/gd.txt" "$TMP/nogd-pipe.txt"
+	else
+		not_ok "perf inject -o - failed"
+	fi
+	# A GROUP_DESC that disagrees with the reads (cpu-clock's group given
+	# two members where its reads carry three) is an input error at the
+	# first SAMPLE that shows it, not a guess.
+	python3 "$edit" group-size 0 2 "$f" "$TMP/gd2.data"
+	"$PMPROF" metrics -i "$TMP/gd2.data" >/dev/null 2>"$TMP/gd2.err"
+	check_eq "GROUP_DESC against the reads: exit 2" 2 $?
+	check "GROUP_DESC against the reads: the message names the event" grep -q \
+		"^pmprof: $TMP/gd2.data: offset [0-9]*: metrics: a sample of 'cpu-clock' reads its group, and names 'page-faults' (id [0-9]*), which GROUP_DESC does not put in its group" \
+		"$TMP/gd2.err"
+	off=$(sed -n 's/.*: offset \([0-9]*\): .*/\1/p' "$TMP/gd2.err")
+	check "GROUP_DESC against the reads: the offset is perf's first SAMPLE" sh -c \
+		"perf report -D -i '$TMP/gd2.data' 2>/dev/null | grep -m1 'PERF_RECORD_SAMPLE' | grep -q ' $(printf '0x%x' "${off:-0}") \['"
+fi
+
+# No event reads its group (a plain `perf record`): nothing to measure;
+# say so and how to record it.
+if rec plain -e cpu-clock -- sh -c "$loop"; then
+	"$PMPROF" metrics -i "$TMP/plain.data" >"$TMP/plain.out" 2>"$TMP/plain.err"
+	check_eq "no group reads: exit 2" 2 $?
+	check "no group reads: the message says what is missing and how to record it" sh -c \
+		"grep -q 'PERF_SAMPLE_READ' '$TMP/plain.err' && grep -q 'pmprof record --metrics' '$TMP/plain.err' && grep -q \"{cycles,instructions}:S\" '$TMP/plain.err'"
+	check_eq "no group reads: no table on stdout" "" "$(cat "$TMP/plain.out")"
 fi
 
 pin=

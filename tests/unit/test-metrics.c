@@ -98,6 +98,10 @@ struct fixture {
 	int id_index;		/* 0: none, 1: every id tid -1, 2: tid 10 */
 	const struct op *ops;
 	int nops;
+	bool no_group_desc;	/* write no GROUP_DESC (older or other tools) */
+	int desc_nr;		/* GROUP_DESC's size of event 0's group, when
+				   not the one its reads have */
+	uint64_t read_format;	/* 0: ID | GROUP */
 };
 
 static uint64_t id_of(int ev, int k)
@@ -127,15 +131,17 @@ static void *write_fixture(const struct fixture *fx, size_t *len)
 			      s->no_read ? st : st | PM_SAMPLE_READ, s->period);
 		a = pm_kit__attr(k, e);
 		if (!s->no_read)
-			a->read_format = PM_FORMAT_ID | PM_FORMAT_GROUP;
+			a->read_format = fx->read_format ? fx->read_format
+					 : PM_FORMAT_ID | PM_FORMAT_GROUP;
 		a->hf_sample_period = s->hf;
 		for (j = 0; j < nids; j++)
 			ids[j] = id_of(e, j);
 		pm_kit__set_ids(k, e, ids, (uint32_t)nids);
 	}
-	for (e = 0; e < fx->nev; e++)
+	for (e = 0; e < fx->nev && !fx->no_group_desc; e++)
 		if (fx->ev[e].leader == e && fx->ev[e].nr > 1)
-			pm_kit__group(k, e, fx->ev[e].nr, NULL);
+			pm_kit__group(k, e, e == 0 && fx->desc_nr ? fx->desc_nr
+							      : fx->ev[e].nr, NULL);
 	if (fx->id_index) {
 		struct pm_id_index_entry ent[32];
 		struct pm_error err = { 0 };
@@ -201,19 +207,16 @@ static void *write_fixture(const struct fixture *fx, size_t *len)
 	return pm_kit__finish(k, len);
 }
 
-/* The analysis of a fixture: the accumulator (caller deletes) and the
- * reader's attr size through *attr_size. */
-static struct pm_metrics *analyse(const struct fixture *fx,
-				  const struct pm_metrics_opts *opts,
-				  uint64_t *attr_size)
+/* The analysis of a fixture into m; the first sample's error, else 0. */
+static int analyse_into(struct pm_metrics *m, const struct fixture *fx,
+			uint64_t *attr_size, struct pm_error *serr)
 {
-	struct pm_metrics *m = pm_metrics__new(opts);
 	struct pm_error err = { 0 };
 	struct pm_reader *r;
 	struct pm_record rec;
 	size_t len;
 	void *buf = write_fixture(fx, &len);
-	int ret;
+	int ret, status = 0;
 
 	assert_int_equal(pm_reader__open_mem(&r, buf, len, "fixture", &err), 0);
 	if (attr_size)
@@ -236,7 +239,8 @@ static struct pm_metrics *analyse(const struct fixture *fx,
 			}
 			if (s.callchain_nr > 1 && (cr = range_of(s.callchain[1])))
 				loc.caller = cr;
-			pm_metrics__sample(m, &s, &loc);
+			if (!status)
+				status = pm_metrics__sample(m, &s, &loc, serr);
 		} else {
 			assert_int_equal(pm_metrics__record(m, r, &rec, &err), 0);
 		}
@@ -244,6 +248,20 @@ static struct pm_metrics *analyse(const struct fixture *fx,
 	assert_int_equal(ret, 0);
 	pm_reader__delete(r);
 	free(buf);
+	return status;
+}
+
+/* The analysis of a fixture: the accumulator (caller deletes) and the
+ * reader's attr size through *attr_size. */
+static struct pm_metrics *analyse(const struct fixture *fx,
+				  const struct pm_metrics_opts *opts,
+				  uint64_t *attr_size)
+{
+	struct pm_metrics *m = pm_metrics__new(opts);
+	struct pm_error err = { 0 };
+
+	if (analyse_into(m, fx, attr_size, &err))
+		fail_msg("%s", err.msg);
 	return m;
 }
 
@@ -614,15 +632,18 @@ static void test_short_after_stop(void **state)
 
 /* ---- groups and members ------------------------------------------------- */
 
+/* Groups A {cycles, instructions}, B {cycles, branch-misses} and a
+ * plain page-faults. */
+static const struct evspec two_groups[] = {
+	{ "cycles", HW, 0, 0, 2, 1000, 0, false },
+	{ "instructions", HW, 1, 0, 0, 0, 0, false },
+	{ "cycles", HW, 0, 2, 2, 2000, 0, false },
+	{ "branch-misses", HW, 5, 2, 0, 0, 0, false },
+	{ "page-faults", SW, 2, 4, 1, 1, 0, true },
+};
+
 static void test_two_groups_and_plain_event(void **state)
 {
-	static const struct evspec ev[] = {
-		{ "cycles", HW, 0, 0, 2, 1000, 0, false },
-		{ "instructions", HW, 1, 0, 0, 0, 0, false },
-		{ "cycles", HW, 0, 2, 2, 2000, 0, false },
-		{ "branch-misses", HW, 5, 2, 0, 0, 0, false },
-		{ "page-faults", SW, 2, 4, 1, 1, 0, true },
-	};
 	static const struct op ops[] = {
 		S(0, 0, 10, F, 0, 1000, 500),		/* A: opening */
 		S(2, 0, 10, G, 0, 5000, 7),		/* B: opening */
@@ -633,7 +654,7 @@ static void test_two_groups_and_plain_event(void **state)
 		S(2, 0, 10, G, 0, 9000, 20),		/* B: g 2000 10 */
 		S(0, 0, 10, G, 0, 3000, 1000),		/* A: g 1000 100 */
 	};
-	static const struct fixture fx = { ev, 5, 0, false, false, 0, ops, N(ops) };
+	static const struct fixture fx = { two_groups, 5, 0, false, false, 0, ops, N(ops) };
 	struct pm_metrics *m = analyse(&fx, NULL, NULL);
 	const struct pm_metrics_func *f;
 	double v;
@@ -665,13 +686,15 @@ static void test_two_groups_and_plain_event(void **state)
 	pm_metrics__delete(m);
 }
 
+/* A group of three sampled by cycles. */
+static const struct evspec cyc_ins_faults[] = {
+	{ "cycles", HW, 0, 0, 3, 1000, 0, false },
+	{ "instructions", HW, 1, 0, 0, 0, 0, false },
+	{ "faults", SW, 2, 0, 0, 0, 0, false },
+};
+
 static void test_missing_and_decreasing_members(void **state)
 {
-	static const struct evspec ev[] = {
-		{ "cycles", HW, 0, 0, 3, 1000, 0, false },
-		{ "instructions", HW, 1, 0, 0, 0, 0, false },
-		{ "faults", SW, 2, 0, 0, 0, 0, false },
-	};
 	static const struct op ops[] = {
 		S(0, 0, 10, F, 0, 100, 50, 5),		/* opening */
 		S(0, 0, 10, F, 0, 200, MISSING, 9),	/* f 100 0 4 */
@@ -679,7 +702,7 @@ static void test_missing_and_decreasing_members(void **state)
 		S(0, 0, 10, F, 0, 400, 140, 12),	/* f 100 0 3: went down */
 		S(0, 0, 10, F, 0, 500, 160, 13),	/* f 100 20 1 */
 	};
-	static const struct fixture fx = { ev, 3, 0, false, false, 0, ops, N(ops) };
+	static const struct fixture fx = { cyc_ins_faults, 3, 0, false, false, 0, ops, N(ops) };
 	struct pm_metrics *m = analyse(&fx, NULL, NULL);
 
 	(void)state;
@@ -877,6 +900,326 @@ static void test_all_named_metrics(void **state)
 	pm_metrics__delete(m);
 }
 
+/* ---- groups without GROUP_DESC, reads that do not fit -------------------- */
+
+/* A table rendered as text, for comparing two analyses. */
+static char *table_text(struct pm_metrics *m)
+{
+	struct pm_table *t = pm_metrics__table(m, PM_METRICS_LAYOUT_TEXT, 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	pm_table__render(t, out, PM_TABLE_TEXT, NULL);
+	fclose(out);
+	pm_table__delete(t);
+	return text;
+}
+
+/*
+ * Two groups and a plain event, recorded without GROUP_DESC: the groups
+ * come from the leaders' read ids. The samples are drawn from a fixed
+ * generator; the expected sums are worked out here from the rules (mode
+ * none: each sample but a stream's first closes a window of its group,
+ * charged to its function) without the accumulator, and the analysis
+ * with GROUP_DESC must give the very same table.
+ */
+static void test_groups_from_reads(void **state)
+{
+	static const uint64_t ips[3] = { F, G, H };
+	static const char *const syms[3] = { "f", "g", "h" };
+	static const char *const counters[4] = {
+		"cycles", "instructions", "cycles#2", "branch-misses",
+	};
+	enum { NOPS = 300 };
+	struct op *ops = calloc(NOPS, sizeof(*ops));
+	uint64_t want[3][4] = { { 0 } }, samples[3] = { 0 };
+	uint64_t val[4] = { 0 }, last[4] = { 0 }, rng = 12345;
+	bool started[2] = { false, false };
+	struct fixture fx = { two_groups, 5, 0, false, false, 0, ops, NOPS, true, 0, 0 };
+	struct pm_metrics *m, *with_desc;
+	char *a, *b;
+	int i, fn, c;
+
+	(void)state;
+	for (i = 0; i < NOPS; i++) {
+		int grp, lead;
+
+		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		grp = ((rng >> 60) % 3) == 0;	/* B about a third */
+		lead = grp ? 2 : 0;
+		if ((rng >> 50) % 7 == 0) {	/* the plain event */
+			ops[i] = (struct op){ OP_S, 4, 0, 10, G, 0, { 0 }, 0 };
+			continue;
+		}
+		fn = (int)((rng >> 33) % 3);
+		val[lead] += 1000 + (rng >> 20) % 50;
+		val[lead + 1] += (rng >> 10) % 900;
+		ops[i] = (struct op){ OP_S, lead, 0, 10, ips[fn], 0,
+				      { (int64_t)val[lead], (int64_t)val[lead + 1] }, 0 };
+		if (started[grp]) {
+			samples[fn]++;
+			want[fn][lead] += val[lead] - last[lead];
+			want[fn][lead + 1] += val[lead + 1] - last[lead + 1];
+		}
+		last[lead] = val[lead];
+		last[lead + 1] = val[lead + 1];
+		started[grp] = true;
+	}
+	m = analyse(&fx, NULL, NULL);
+	assert_int_equal(pm_metrics__nr_counters(m), 4);
+	for (c = 0; c < 4; c++)
+		assert_string_equal(pm_metrics__counter_name(m, (size_t)c), counters[c]);
+	for (fn = 0; fn < 3; fn++) {
+		const struct pm_metrics_func *f = pm_metrics__find(m, "prog", syms[fn]);
+
+		assert_non_null(f);
+		assert_int_equal(f->samples, samples[fn]);
+		for (c = 0; c < 4; c++)
+			assert_int_equal(f->sums[counter(m, counters[c])], want[fn][c]);
+	}
+	fx.no_group_desc = false;
+	with_desc = analyse(&fx, NULL, NULL);
+	a = table_text(m);
+	b = table_text(with_desc);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	pm_metrics__delete(with_desc);
+	pm_metrics__delete(m);
+	free(ops);
+}
+
+/* GROUP_DESC says {cycles, instructions}; the reads also carry faults. */
+static void test_group_desc_disagrees(void **state)
+{
+	static const struct op ops[] = {
+		S(0, 0, 10, F, 0, 100, 50, 5),
+		S(0, 0, 10, F, 0, 200, 90, 6),
+	};
+	struct fixture fx = { cyc_ins_faults, 3, 0, false, false, 0, ops, N(ops), false, 2, 0 };
+	struct pm_metrics *m = pm_metrics__new(NULL);
+	struct pm_error err = { 0 };
+
+	(void)state;
+	assert_true(analyse_into(m, &fx, NULL, &err) < 0);
+	if (!strstr(err.msg, "'faults' (id 1020), which GROUP_DESC does not put in its group"))
+		fail_msg("%s", err.msg);
+	pm_metrics__delete(m);
+
+	/* Without ids the values go by position: three for a group of two. */
+	fx.read_format = PM_FORMAT_GROUP;
+	m = pm_metrics__new(NULL);
+	memset(&err, 0, sizeof(err));
+	assert_true(analyse_into(m, &fx, NULL, &err) < 0);
+	assert_non_null(strstr(err.msg, "holds 3 values where GROUP_DESC gives it 2 events"));
+	pm_metrics__delete(m);
+
+	/* And with GROUP_DESC of all three, the same reads are fine. */
+	fx.read_format = 0;
+	fx.desc_nr = 0;
+	m = analyse(&fx, NULL, NULL);
+	check_func(m, "prog", "f", 1, 0, "cycles", 100, "faults", 1);
+	pm_metrics__delete(m);
+}
+
+/* Events made here rather than read: ids 1000 + 10 * idx. */
+struct hand {
+	struct pm_event ev[3];
+	uint64_t ids[3];
+};
+
+static void hand_events(struct hand *h, int nr_members, uint64_t read_format)
+{
+	static const char *const names[3] = { "cycles", "instructions", "faults" };
+	int i;
+
+	memset(h, 0, sizeof(*h));
+	for (i = 0; i < 3; i++) {
+		struct pm_event *e = &h->ev[i];
+
+		h->ids[i] = id_of(i, 0);
+		e->idx = i;
+		e->name = (char *)names[i];
+		e->attr.type = i < 2 ? HW : SW;
+		e->attr.config = i < 2 ? (uint64_t)i : 2;
+		e->attr.sample_type = PM_SAMPLE_IP | PM_SAMPLE_TID | PM_SAMPLE_ID |
+				      PM_SAMPLE_READ;
+		e->attr.read_format = read_format;
+		e->attr.sample_period = i == 0 ? 1000 : 0;
+		e->ids = &h->ids[i];
+		e->nr_ids = 1;
+		e->leader_idx = i < nr_members ? 0 : i;
+		e->nr_members = i == 0 ? nr_members : i < nr_members ? nr_members : 1;
+	}
+}
+
+/* One sample of event idx reading the values of `ids` (counts 1, 2, ...). */
+static int hand_sample(struct pm_metrics *m, const struct hand *h, int idx,
+		       const uint64_t *ids, size_t n, struct pm_error *err)
+{
+	struct pm_read_value rv[4];
+	struct pm_sample s = { 0 };
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		rv[j] = (struct pm_read_value){ .value = j + 1, .id = ids[j] };
+	s.event = &h->ev[idx];
+	s.sample_type = h->ev[idx].attr.sample_type;
+	s.id = h->ids[idx];
+	s.pid = s.tid = 10;
+	s.ip = F;
+	s.read.nr = n;
+	s.read.values = rv;
+	return pm_metrics__sample(m, &s, NULL, err);
+}
+
+static struct pm_metrics *hand_metrics(struct hand *h, int nr_members,
+				       uint64_t read_format)
+{
+	struct pm_metrics *m = pm_metrics__new(NULL);
+	struct pm_error err = { 0 };
+	int i;
+
+	hand_events(h, nr_members, read_format);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(pm_metrics__add_event(m, &h->ev[i], &err), 0);
+	return m;
+}
+
+/* Reads that cannot be a group's are errors, each named. */
+static void test_reads_that_do_not_fit(void **state)
+{
+	static const struct {
+		int nr_members;		/* 1: no group described */
+		uint64_t rf;
+		int first_ev;		/* a sample of it first, reading its own */
+		uint64_t first[3];	/* ids (0 ends): that one's read */
+		int ev;			/* then a sample of ev reading ids */
+		uint64_t ids[3];
+		const char *msg;
+	} cases[] = {
+		{ 2, PM_FORMAT_ID | PM_FORMAT_GROUP, -1, { 0 }, 0, { 1000, 999 },
+		  "names id 999, which no event of the recording has" },
+		{ 1, PM_FORMAT_ID | PM_FORMAT_GROUP, -1, { 0 }, 0, { 1000, 999 },
+		  "names id 999, which no event of the recording has" },
+		{ 1, PM_FORMAT_GROUP, -1, { 0 }, 0, { 1000, 1010 },
+		  "no GROUP_DESC and the read's 2 values carry no ids" },
+		{ 1, PM_FORMAT_ID | PM_FORMAT_GROUP, -1, { 0 }, 0, { 1010, 1020 },
+		  "its own value is not in it" },
+		{ 1, PM_FORMAT_ID | PM_FORMAT_GROUP, -1, { 0 }, 0, { 1000, 1000 },
+		  "names 'cycles' (id 1000), which it reads twice" },
+		{ 1, PM_FORMAT_ID | PM_FORMAT_GROUP, 0, { 1000, 1010 }, 2, { 1020, 1010 },
+		  "names 'instructions' (id 1010), which is in another group" },
+		{ 1, PM_FORMAT_ID | PM_FORMAT_GROUP, 0, { 1000, 1010 }, 0, { 1000, 1020 },
+		  "names 'faults' (id 1020), which is in another group" },
+		{ 2, PM_FORMAT_ID | PM_FORMAT_GROUP, -1, { 0 }, 0, { 1000, 1010, 1010 },
+		  "holds 3 values where GROUP_DESC gives it 2 events" },
+	};
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < N(cases); i++) {
+		struct hand h;
+		struct pm_metrics *m = hand_metrics(&h, cases[i].nr_members,
+						    cases[i].rf);
+		struct pm_error err = { 0 };
+
+		if (cases[i].first_ev >= 0) {
+			for (n = 0; n < 3 && cases[i].first[n]; n++)
+				;
+			assert_int_equal(hand_sample(m, &h, cases[i].first_ev,
+						     cases[i].first, n, &err), 0);
+		}
+		for (n = 0; n < 3 && cases[i].ids[n]; n++)
+			;
+		assert_true(hand_sample(m, &h, cases[i].ev, cases[i].ids, n, &err) < 0);
+		if (!strstr(err.msg, cases[i].msg))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err.msg, cases[i].msg);
+		assert_non_null(strstr(err.msg, "a sample of '"));
+		pm_metrics__delete(m);
+	}
+}
+
+/* What the accumulator reports does not depend on the events it was
+ * given once they are added: `sim --compare` reads the results after its
+ * session (and the reader's events) are gone. */
+static void test_results_outlive_events(void **state)
+{
+	struct hand h;
+	struct pm_metrics *m = hand_metrics(&h, 2, PM_FORMAT_ID | PM_FORMAT_GROUP);
+	int i;
+
+	(void)state;
+	assert_int_equal(pm_metrics__nr_readers(m), 3);
+	for (i = 0; i < 3; i++) {	/* what a freed event may hold */
+		h.ev[i].name = (char *)"gone";
+		h.ev[i].attr.sample_type = 0;
+		h.ev[i].attr.type = 99;
+		h.ev[i].leader_idx = 7;
+		h.ids[i] = 0;
+	}
+	assert_int_equal(pm_metrics__nr_counters(m), 3);
+	assert_string_equal(pm_metrics__counter_name(m, 0), "cycles");
+	assert_string_equal(pm_metrics__counter_name(m, 1), "instructions");
+	assert_string_equal(pm_metrics__counter_name(m, 2), "faults");
+	assert_string_equal(pm_metrics__metric_name(m, 0), "CPI");
+	pm_metrics__delete(m);
+}
+
+/* A valid recording with groups and no sample (a COMM and an ID_INDEX
+ * only): an empty table with the group's columns, and JSON with no
+ * functions. */
+static void test_no_samples(void **state)
+{
+	static const struct fixture fx = { cyc_ins, 2, 0, true, false, 1, NULL, 0 };
+	struct pm_metrics *m = analyse(&fx, NULL, NULL);
+	struct pm_table *t;
+	struct pm_json j;
+	json_t *doc;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	assert_int_equal(pm_metrics__nr_funcs(m), 0);
+	assert_int_equal(pm_metrics__nr_counters(m), 2);
+	t = pm_metrics__table(m, PM_METRICS_LAYOUT_ARM, 0);
+	assert_int_equal(pm_table__nr_rows(t), 0);
+	assert_true(pm_table__find_column(t, "CPI") >= 0);
+	assert_true(pm_table__find_column(t, "%I") >= 0);
+	pm_table__delete(t);
+	out = open_memstream(&text, &len);
+	pm_json__init(&j, out);
+	pm_metrics__json(m, &j, 0);
+	fclose(out);
+	doc = json_loads(text, 0, NULL);
+	assert_non_null(doc);
+	assert_int_equal(json_array_size(json_object_get(doc, "functions")), 0);
+	assert_int_equal(json_array_size(json_object_get(doc, "events")), 2);
+	json_decref(doc);
+	free(text);
+	pm_metrics__delete(m);
+}
+
+/* Without PERF_SAMPLE_READ there are no readers (the CLI says how to
+ * record them). */
+static void test_no_readers(void **state)
+{
+	static const struct evspec ev[] = {
+		{ "cycles", HW, 0, 0, 1, 1000, 0, true },
+	};
+	static const struct op ops[] = { S(0, 0, 10, F, 0, 0) };
+	static const struct fixture fx = { ev, 1, 0, true, false, 0, ops, N(ops) };
+	struct pm_metrics *m = analyse(&fx, NULL, NULL);
+
+	(void)state;
+	assert_int_equal(pm_metrics__nr_readers(m), 0);
+	assert_int_equal(pm_metrics__nr_counters(m), 0);
+	assert_int_equal(pm_metrics__summary(m)->ignored, 1);
+	pm_metrics__delete(m);
+}
+
 /* ---- table and JSON ----------------------------------------------------- */
 
 static void test_table_and_json(void **state)
@@ -961,6 +1304,12 @@ int main(void)
 		cmocka_unit_test(test_named_metrics_and_ci),
 		cmocka_unit_test(test_all_named_metrics),
 		cmocka_unit_test(test_table_and_json),
+		cmocka_unit_test(test_groups_from_reads),
+		cmocka_unit_test(test_group_desc_disagrees),
+		cmocka_unit_test(test_reads_that_do_not_fit),
+		cmocka_unit_test(test_results_outlive_events),
+		cmocka_unit_test(test_no_samples),
+		cmocka_unit_test(test_no_readers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <linux/perf_event.h>
 #include <cmocka.h>
 
@@ -351,6 +353,85 @@ static void test_dsos_hits(void **state)
 	pm_hits__delete(d);
 }
 
+/* ---- leftovers of recorders that are gone ---- */
+
+struct notes {
+	int n;
+	char last[512];
+};
+
+static void take_note(void *ctx, const char *msg)
+{
+	struct notes *nt = ctx;
+
+	nt->n++;
+	snprintf(nt->last, sizeof(nt->last), "%s", msg);
+}
+
+/* A pid that has just exited (and been reaped): no process has it. */
+static int dead_pid(void)
+{
+	pid_t p = fork();
+
+	if (!p)
+		_exit(0);
+	assert_true(p > 0);
+	assert_int_equal(waitpid(p, NULL, 0), p);
+	return (int)p;
+}
+
+/* In a directory standing for the cgroup2 root: the cgroup of a gone
+ * recorder is removed and named, a live one's and others' stay. */
+static void test_stale_cgroups(void **state)
+{
+	char root[] = "/tmp/pmprof-cgroups-XXXXXX", d[3][128], want[512];
+	struct notes nt = { 0 };
+	int i, dead = dead_pid();
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(d[0], sizeof(d[0]), "%s/" PM_REC_CGROUP_PREFIX "%d", root, dead);
+	snprintf(d[1], sizeof(d[1]), "%s/" PM_REC_CGROUP_PREFIX "%d", root, (int)getpid());
+	snprintf(d[2], sizeof(d[2]), "%s/other-%d", root, dead);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(mkdir(d[i], 0755), 0);
+	assert_int_equal(pm_rec_leftovers__cgroups(root, take_note, &nt), 1);
+	assert_int_equal(access(d[0], F_OK), -1);
+	assert_int_equal(access(d[1], F_OK), 0);
+	assert_int_equal(access(d[2], F_OK), 0);
+	assert_int_equal(nt.n, 1);
+	snprintf(want, sizeof(want), "removed %s, left by recorder %d, which is gone", d[0], dead);
+	assert_string_equal(nt.last, want);
+	rmdir(d[1]);
+	rmdir(d[2]);
+	rmdir(root);
+}
+
+/* The partial file of a gone recorder is pointed out, with how to read it. */
+static void test_partial_note(void **state)
+{
+	char dir[] = "/tmp/pmprof-partial-XXXXXX", out[128], partial[160], want[512];
+	struct notes nt = { 0 };
+	int dead = dead_pid();
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(out, sizeof(out), "%s/perf.data", dir);
+	snprintf(partial, sizeof(partial), "%s.%d.partial", out, dead);
+	f = fopen(partial, "w");
+	assert_non_null(f);
+	fclose(f);
+	pm_rec_leftovers__partials(out, take_note, &nt);
+	assert_int_equal(nt.n, 1);
+	snprintf(want, sizeof(want),
+		 "%s: left by recorder %d, which did not finish; it reads up to its last complete record (pmprof report -i %s)",
+		 partial, dead, partial);
+	assert_string_equal(nt.last, want);
+	unlink(partial);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +442,8 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_build_id),
 		cmocka_unit_test(test_dsos_hits),
+		cmocka_unit_test(test_stale_cgroups),
+		cmocka_unit_test(test_partial_note),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,7 @@
  * at period 1,000,000, recovery with hf 300 and discard, the file sizes,
  * resonance and hf-rand.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -179,6 +180,105 @@ static void test_model_errors(void **state)
 	bad_model("{" F1 "}], \"threads\": 0}", "from 1 to 256");
 	bad_model("{" F1 "}], \"name\": \"a/b\"}", "without '/'");
 	bad_model("{\"functions\": [{\"name\": \"main\", \"instructions\": 1, \"cpi\": 1}]}", "driver");
+	/* Every number has a range, named in the message with its field. */
+	bad_model("{\"functions\": [{\"name\": \"f\", \"instructions\": 1e30, \"cpi\": 1}]}",
+		  "f.instructions: at most 1e+12");
+	bad_model("{\"functions\": [{\"name\": \"f\", \"instructions\": 9007199254740993, \"cpi\": 1}]}",
+		  "f.instructions: at most 1e+12");
+	bad_model("{\"functions\": [{\"name\": \"f\", \"instructions\": {\"normal\": [100, 1e13]}, \"cpi\": 1}]}",
+		  "f.instructions: at most 1e+12");
+	bad_model("{\"functions\": [{\"name\": \"f\", \"instructions\": 100, \"cpi\": {\"uniform\": [1, 1001]}}]}",
+		  "f.cpi: at most 1000");
+	bad_model("{" F1 ", \"per_ki\": {\"branch-misses\": 2e6}}]}",
+		  "f.per_ki.branch-misses: at most 1e+06");
+	bad_model("{" F1 ", \"after_interrupt\": {\"cycles\": 1e13}}]}",
+		  "f.after_interrupt.cycles: at most 1e+12");
+	bad_model("{" F1 "}], \"skid\": {\"lognormal\": [10, 2e9]}}", "skid: at most 1e+09");
+	bad_model("{" F1 "}], \"interrupt\": {\"cycles\": 1e10}}", "interrupt.cycles: at most 1e+09");
+	bad_model("{" F1 "}], \"timeslice_ms\": 1e7}", "timeslice_ms: at most 1e+06");
+	bad_model("{" F1 "}], \"ghz\": 1000}", "ghz");
+}
+
+/* A model's draws stay in its field's range, even a normal's far tail. */
+static void test_draws_clamped(void **state)
+{
+	struct pm_sim_model *m = NULL;
+	struct pm_error err = { 0 };
+	static const char json[] = "{\"functions\": [{\"name\": \"f\","
+		" \"instructions\": {\"normal\": [1e12, 1e12]}, \"cpi\": {\"lognormal\": [999, 1000]}}]}";
+	uint64_t rng = 7;
+	double top = 0, v;
+	int i;
+
+	(void)state;
+	assert_int_equal(pm_sim_model__parse(&m, json, strlen(json), "t", &err), 0);
+	for (i = 0; i < 10000; i++) {
+		v = pm_sim_dist__draw(&m->funcs[0].instructions, &rng);
+		assert_true(v >= 0 && v <= PM_SIM_MAX_INSTRUCTIONS);
+		top = v > top ? v : top;
+		v = pm_sim_dist__draw(&m->funcs[0].cpi, &rng);
+		assert_true(v >= 0 && v <= PM_SIM_MAX_CPI);
+	}
+	assert_true(top == PM_SIM_MAX_INSTRUCTIONS);	/* half the draws */
+	pm_sim_model__delete(m);
+}
+
+/* A run too long for exact counts is refused before it starts; a run
+ * whose output would pass max_size stops with -EFBIG and writes no more. */
+static void test_run_bounds(void **state)
+{
+	struct pm_sim_model *m = load("resonant");
+	struct pm_sim_result res;
+	struct pm_error err = { 0 };
+	struct pm_sim_opts o = { .sz = sizeof(o), .output = path("bounds.data"),
+				 .elf_path = path("prog.elf"),
+				 .spec = "cycles/period=1000/" };
+
+	(void)state;
+	/* 1000 cycles an iteration: 2^53 / 1000 iterations is past it. */
+	o.iterations = 9007199254741ULL * 2;
+	assert_int_equal(pm_sim__run(m, &o, &res, &err), -PM_EUSAGE);
+	assert_non_null(strstr(err.msg, "--iterations 18014398509482"));
+	assert_non_null(strstr(err.msg, "2^53"));
+	pm_sim_result__exit(&res);
+	o.iterations = 100000;		/* 100,000 samples of ~100 bytes */
+	o.max_size = 100000;
+	assert_int_equal(pm_sim__run(m, &o, &res, &err), -EFBIG);
+	assert_non_null(strstr(err.msg, "--max-size (100000 bytes)"));
+	{	/* a failed run leaves nothing under the output's name */
+		struct stat st;
+
+		assert_int_not_equal(stat(path("bounds.data"), &st), 0);
+	}
+	pm_sim_result__exit(&res);
+	o.max_size = 0;			/* the default holds it */
+	assert_int_equal(pm_sim__run(m, &o, &res, &err), 0);
+	assert_true(file_size(path("bounds.data")) > 100000);
+	pm_sim_result__exit(&res);
+	pm_sim_model__delete(m);
+}
+
+/* The analysis of a run without a sample: its results outlive the
+ * session it was read with. */
+static void test_analyse_no_samples(void **state)
+{
+	struct pm_sim_model *m = load("resonant");
+	struct pm_sim_result res;
+	struct pm_metrics *mx;
+	struct pm_error err = { 0 };
+
+	(void)state;
+	run(m, "{cycles/period=1000000,hf-period=300/,instructions}:uS",
+	    path("n.data"), 1, 1, &res);
+	assert_int_equal(res.samples, 0);
+	assert_int_equal(pm_sim__analyse(path("n.data"), PM_METRICS_AUTO, &mx, &err), 0);
+	assert_int_equal(pm_metrics__summary(mx)->mode, PM_METRICS_DISCARD);
+	assert_int_equal(pm_metrics__nr_counters(mx), 2);
+	assert_string_equal(pm_metrics__counter_name(mx, 1), "instructions");
+	assert_int_equal(pm_metrics__nr_funcs(mx), 0);
+	pm_metrics__delete(mx);
+	pm_sim_result__exit(&res);
+	pm_sim_model__delete(m);
 }
 
 /* The draws follow their distributions: means and spreads by hand. */
@@ -608,6 +708,9 @@ int main(void)
 		cmocka_unit_test(test_resonance),
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_spec_errors),
+		cmocka_unit_test(test_draws_clamped),
+		cmocka_unit_test(test_run_bounds),
+		cmocka_unit_test(test_analyse_no_samples),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <setjmp.h>
 #include <stddef.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -750,6 +751,75 @@ static void test_errors(void **state)
 	assert_int_equal(pm_writer__open_mem(&w, &o, &err), -PM_EUSAGE);
 }
 
+/*
+ * A writer that never closes (its recorder was killed) leaves a file that
+ * reads up to its last complete record: the header goes out first, valid,
+ * with data size 0 ("to the end of the file") and no features.
+ */
+static int count_samples(const char *path, struct pm_error *err)
+{
+	struct pm_reader *r;
+	struct pm_record rec;
+	int n = 0, ret;
+
+	if (pm_reader__open(&r, path, NULL, err))
+		return -1;
+	while ((ret = pm_reader__next(r, &rec, err)) > 0)
+		n += rec.type == PM_RECORD_SAMPLE;
+	pm_reader__delete(r);
+	return ret < 0 ? -1 : n;
+}
+
+static void test_unclosed_file_reads(void **state)
+{
+	/* from the format reference: magic, header size, attr entry size
+	 * (64 + ids section 16), attrs {112, 80}, data {192, 0: to the end},
+	 * event_types {0, 0}, no feature bits */
+	const struct fld hdr[] = {
+		Q(0x32454c4946524550ULL), Q(104), Q(80), Q(112), Q(80),
+		Q(192), Q(0), Q(0), Q(0), Q(0), Q(0), Q(0), Q(0), END };
+	char dir[] = "/tmp/pmprof-writer-XXXXXX", path[64];
+	struct pm_writer_opts o = { .sz = sizeof(o), .attr_size = 64,
+				    .order = PM_ORDER_LITTLE };
+	struct pm_event e = one_event(PM_SAMPLE_IP | PM_SAMPLE_TID, 0);
+	struct pm_error err = { 0 };
+	struct pm_writer *w;
+	uint8_t want[128], got[104];
+	int fd, i, n = 100;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/unclosed.data", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(pm_writer__open_fd(&w, fd, path, &o, &err), 0);
+	assert_int_equal(pm_writer__add_event(w, &e, &err), 0);
+	for (i = 0; i < n; i++) {
+		struct pm_sample s = { 0 };
+
+		s.event = pm_writer__event(w, 0);
+		s.ip = 0x401000 + (uint64_t)i;
+		s.pid = s.tid = 42;
+		assert_int_equal(pm_writer__sample(w, &s, &err), 0);
+	}
+	assert_int_equal(pm_writer__flush(w, &err), 0);
+	/* killed here: never closed */
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	assert_int_equal(fread(got, 1, sizeof(got), f), sizeof(got));
+	fclose(f);
+	assert_bytes(want, encode(hdr, false, want), got, sizeof(got));
+	assert_int_equal(count_samples(path, &err), n);
+	/* and a record cut off by the kill is left out, not an error */
+	assert_int_equal(ftruncate(fd, lseek(fd, 0, SEEK_END) - 3), 0);
+	assert_int_equal(count_samples(path, &err), n - 1);
+	pm_writer__delete(w);
+	close(fd);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* ---- files for perf (tests/cli/writer-perf.sh) ------------------------ */
 
 static const struct pm_kit_sym prog_syms[] = {
@@ -884,6 +954,7 @@ int main(void)
 		cmocka_unit_test(test_attr_sizes),
 		cmocka_unit_test(test_copy_record),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_unclosed_file_reads),
 		cmocka_unit_test(test_oracle_files),
 	};
 
