@@ -26,17 +26,28 @@ exit 0
 FAKE
 # pkg-config finds every module (the real one would not, for the stand-ins)
 printf '#!/bin/sh\nexit 0\n' >"$fake/pkg-config"
+# dpkg: the foreign architectures in $TMP/archs (none at first)
+: >"$TMP/archs"
+cat >"$fake/dpkg" <<FAKE
+#!/bin/sh
+case "\$1" in
+--print-foreign-architectures) cat "$TMP/archs" ;;
+--add-architecture) echo "dpkg \$*" >>"$TMP/apt.log"; echo "\$2" >>"$TMP/archs" ;;
+esac
+exit 0
+FAKE
 chmod 755 "$fake"/* "$TMP"
 all=$("$TOP/scripts/deps.sh" --test --list | tr '\n' ' ' | sed 's/ $//')
 
-# Not root, nothing installed: one apt-get line with every package, exit 1.
+# Not root, nothing installed, dpkg without the lab's architectures: one
+# command line with all of it, exit 1.
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
 	as_user() { setpriv --reuid=nobody --regid=nogroup --clear-groups env PATH="$fake:$PATH" "$@"; }
 	cp "$TOP/scripts/deps.sh" "$TMP/deps.sh"
 	as_user bash "$TMP/deps.sh" --test >"$TMP/user.out" 2>&1
 	check_eq "deps: not root, packages missing: exit 1" 1 $?
-	check_eq "deps: not root: the one apt-get line, every package" \
-		"1 apt-get update && apt-get install -y --no-install-recommends $all" \
+	check_eq "deps: not root: the one command line, every package" \
+		"1 dpkg --add-architecture arm64 && dpkg --add-architecture s390x && apt-get update && apt-get install -y --no-install-recommends $all" \
 		"$(grep -c 'apt-get' "$TMP/user.out") $(grep 'apt-get' "$TMP/user.out" | sed 's/^ *//')"
 	check_eq "deps: not root: apt-get not run" no "$([ -e "$TMP/apt.log" ] && echo yes || echo no)"
 	# make check stops there, before building anything
@@ -60,11 +71,12 @@ fi
 # it passes.
 if [ "$(id -u)" = 0 ]; then
 	"$TOP/scripts/deps.sh" --test --list | grep -vx -e zstd -e procps >"$state"
+	echo arm64 >"$TMP/archs"
 	rm -f "$TMP/apt.log"
 	PATH="$fake:$PATH" "$TOP/scripts/deps.sh" --test >"$TMP/root.out" 2>&1
 	check_eq "deps: root: exit 0 once installed" 0 $?
-	check_eq "deps: root: apt-get update, then install of just the missing" \
-		"apt-get -o DPkg::Lock::Timeout=600 update -q|apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends zstd procps" \
+	check_eq "deps: root: the architecture, apt-get update, then install of just the missing" \
+		"dpkg --add-architecture s390x|apt-get -o DPkg::Lock::Timeout=600 update -q|apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends zstd procps" \
 		"$(paste -sd'|' "$TMP/apt.log")"
 	rm -f "$TMP/apt.log"
 	PATH="$fake:$PATH" "$TOP/scripts/deps.sh" --test >"$TMP/again.out" 2>&1
