@@ -5,7 +5,8 @@
  * must be one the simulator can run as sim.h describes it: at least one
  * function, unique names that are not the driver's, streams 0 and 1
  * cycles and instructions and every stream named once, the documented
- * ranges, and distributions whose parameters and draws are numbers >= 0.
+ * ranges (sim.h's PM_SIM_MAX_*), and distributions whose parameters and
+ * draws are numbers from 0 to the field's maximum.
  */
 #include <math.h>
 #include <stdint.h>
@@ -14,12 +15,12 @@
 
 #include "pmprof/sim.h"
 
-static void check_dist(const struct pm_sim_dist *d)
+static void check_dist(const struct pm_sim_dist *d, double max)
 {
 	uint64_t rng = 1;
 	int i;
 
-	if (!(d->a >= 0) || !(d->b >= 0) || !isfinite(d->a) || !isfinite(d->b))
+	if (!(d->a >= 0) || !(d->b >= 0) || !(d->a <= max) || !(d->b <= max))
 		abort();
 	switch (d->kind) {
 	case PM_SIM_CONST:
@@ -41,7 +42,7 @@ static void check_dist(const struct pm_sim_dist *d)
 	for (i = 0; i < 4; i++) {
 		double v = pm_sim_dist__draw(d, &rng);
 
-		if (!(v >= 0))	/* negative or NaN */
+		if (!(v >= 0 && v <= max))	/* negative, NaN, inf, too big */
 			abort();
 	}
 }
@@ -55,13 +56,13 @@ static void check_model(const struct pm_sim_model *m)
 		abort();
 	if (!(m->ghz >= 0.01 && m->ghz <= 100) || m->iterations < 1 ||
 	    m->threads < 1 || m->threads > 256 || m->cpus < 1 || m->cpus > 256 ||
-	    !(m->timeslice_ms >= 0.01) || !isfinite(m->timeslice_ms))
+	    !(m->timeslice_ms >= 0.01 && m->timeslice_ms <= PM_SIM_MAX_TIMESLICE_MS))
 		abort();
 	if (m->nest_min < 1 || m->nest_min > m->nest_max || m->nest_max > 3)
 		abort();
-	if (!(m->irq_cycles >= 0) || !isfinite(m->irq_cycles))
+	if (!(m->irq_cycles >= 0 && m->irq_cycles <= PM_SIM_MAX_IRQ_CYCLES))
 		abort();
-	check_dist(&m->skid);
+	check_dist(&m->skid, PM_SIM_MAX_SKID);
 	if (m->nr_streams < 2 || strcmp(m->streams[PM_SIM_CYCLES], "cycles") ||
 	    strcmp(m->streams[PM_SIM_INSTRUCTIONS], "instructions"))
 		abort();
@@ -82,8 +83,8 @@ static void check_model(const struct pm_sim_model *m)
 				abort();
 		if (f->size < 16 || f->calls < 1)
 			abort();
-		check_dist(&f->instructions);
-		check_dist(&f->cpi);
+		check_dist(&f->instructions, PM_SIM_MAX_INSTRUCTIONS);
+		check_dist(&f->cpi, PM_SIM_MAX_CPI);
 		if (pm_sim_dist__mean(&f->instructions) < 1 ||
 		    !(pm_sim_dist__mean(&f->cpi) > 0))
 			abort();
@@ -91,9 +92,9 @@ static void check_model(const struct pm_sim_model *m)
 			if (f->has_rate[s]) {
 				if (s == PM_SIM_CYCLES || s == PM_SIM_INSTRUCTIONS)
 					abort();
-				check_dist(&f->per_ki[s]);
+				check_dist(&f->per_ki[s], PM_SIM_MAX_PER_KI);
 			}
-			if (!(f->after_irq[s] >= 0) || !isfinite(f->after_irq[s]))
+			if (!(f->after_irq[s] >= 0 && f->after_irq[s] <= PM_SIM_MAX_EVENTS))
 				abort();
 		}
 		if (f->after_irq[PM_SIM_INSTRUCTIONS] != 0)
