@@ -18,8 +18,10 @@
 # debootstrap: made on the first run, unpacked instead of downloading on
 # later ones; the same packages either way).
 #
-# /proc, /sys (with what is mounted under it here: tracefs, cgroups) and
-# /dev are bound into the system as slave mounts and unmounted at the end.
+# The new root is bound onto itself (a mount point, as / is), and /proc,
+# /sys (with what is mounted under it here: tracefs, cgroups) and /dev are
+# bound into it as slave mounts; all are unmounted at the end. While it
+# runs, the host's mount table lists them.
 # Prints the time each stage took and ends with make check's summary
 # line; the exit status is make check's.
 set -u -o pipefail
@@ -106,7 +108,7 @@ unmount_all() {
 }
 cleanup() {
 	unmount_all
-	if findmnt -rn -o TARGET | grep -q "^$dir/"; then
+	if findmnt -rn -o TARGET | grep -q -e "^$dir/" -e "^$dir\$"; then
 		echo "fresh-check: something is still mounted under $dir: not removing it" >&2
 	elif [ "$keep" = 1 ]; then
 		echo "fresh-check: left $dir"
@@ -114,7 +116,12 @@ cleanup() {
 		rm -rf --one-file-system "$dir"
 	fi
 }
-mount -t proc proc "$dir/proc" && mounted+=("$dir/proc") &&
+# The new root a mount point of its own (private: nothing under it
+# propagates), as / is on a real machine: tests that unshare a mount
+# namespace change the propagation of /, which a plain directory refuses.
+mount --bind "$dir" "$dir" && mounted+=("$dir") &&
+	mount --make-private "$dir" &&
+	mount -t proc proc "$dir/proc" && mounted+=("$dir/proc") &&
 	mount --rbind /sys "$dir/sys" && mounted+=("$dir/sys") &&
 	mount --make-rslave "$dir/sys" &&
 	mount --rbind /dev "$dir/dev" && mounted+=("$dir/dev") &&
