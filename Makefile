@@ -49,7 +49,10 @@ ifneq ($(SAN),)
 comma      := ,
 SAN_ALL    := $(SAN)$(if $(findstring undefined,$(SAN)),$(comma)float-cast-overflow)
 ALL_CFLAGS += -fsanitize=$(SAN_ALL) -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDFLAGS    += -fsanitize=$(SAN_ALL)
+# pmprof, the unit tests and the fuzz targets; not the bench programs,
+# which are workloads (a sanitized one has LeakSanitizer's extra process
+# at exit and ASan's thread: other samples than the tests expect).
+SAN_LDFLAGS := -fsanitize=$(SAN_ALL)
 endif
 LIBS     := $(PKG_LIBS) -liberty -lm
 
@@ -84,7 +87,7 @@ $(LIBPMPROF): $(LIB_OBJS)
 	ar rcs $@ $^
 
 $(PMPROF): $(CLI_OBJS) $(LIBPMPROF)
-	$(CC) $(LDFLAGS) $(PROGRAM_LDFLAGS) -o $@ $(CLI_OBJS) $(LIBPMPROF) $(LIBS)
+	$(CC) $(LDFLAGS) $(SAN_LDFLAGS) $(PROGRAM_LDFLAGS) -o $@ $(CLI_OBJS) $(LIBPMPROF) $(LIBS)
 
 # The CLI without main(), so tests can call command internals.
 $(BUILD)/libpmprof-cli.a: $(filter-out $(BUILD)/src/main.o,$(CLI_OBJS))
@@ -96,7 +99,7 @@ $(BUILD)/libpmprof-cli.a: $(filter-out $(BUILD)/src/main.o,$(CLI_OBJS))
 $(BUILD)/tests/unit/%: tests/unit/%.c $(KIT_OBJS) $(BUILD)/libpmprof-cli.a $(LIBPMPROF)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -Itests -Isrc -MMD -MP -MF $@.d -o $@ $< $(KIT_OBJS) \
-	    $(BUILD)/libpmprof-cli.a $(LIBPMPROF) $(LIBS) $(TEST_LIBS) $(LDFLAGS)
+	    $(BUILD)/libpmprof-cli.a $(LIBPMPROF) $(LIBS) $(TEST_LIBS) $(LDFLAGS) $(SAN_LDFLAGS)
 
 $(BUILD)/tests/fixture/%.o: tests/fixture/%.c
 	@mkdir -p $(dir $@)
@@ -161,7 +164,7 @@ fuzz-programs: $(FUZZ_BINS)
 $(BUILD)/tests/fuzz/%: tests/fuzz/%.c $(LIBPMPROF)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIBPMPROF) $(LIBS) \
-	    $(LDFLAGS)
+	    $(LDFLAGS) $(SAN_LDFLAGS)
 
 FUZZ_SECONDS ?= 300
 fuzz:
