@@ -131,6 +131,17 @@ used_cpu() {
 	t=$(cpu_ticks "$1") && [ "$t" -ge "$2" ]
 }
 
+# recording_has_samples FILE: the recording pmprof record is making into
+# FILE (FILE.PID.partial until it ends) already holds a sample
+recording_has_samples() {
+	local f
+	for f in "$1".*.partial; do
+		[ -e "$f" ] && "$PMPROF" dump -i "$f" 2>/dev/null | grep -q '^0x[0-9a-f]*\(+z0x[0-9a-f]*\)\? \[0x[0-9a-f]*\] SAMPLE ' &&
+			return 0
+	done
+	return 1
+}
+
 # child_runs PID FILE: a child of PID has exec'd FILE; prints its pid.
 child_runs() {
 	local c

@@ -86,7 +86,7 @@ wait_for runs_exe "$wl" "$WORKLOAD"
 "$PMPROF" record -o p.data -p "$wl" -e cpu-clock -c 100000 >/dev/null 2>"$TMP/pid.err" &
 rec=$!
 wait_for handles_signal "$rec" INT
-sleep 0.5	# for some samples; nothing below depends on how many
+wait_for recording_has_samples p.data || not_ok "record -p: no sample of the running process"
 kill -INT "$rec"
 wait "$rec"
 check_eq "record -p: SIGINT ends it with status 0" 0 $?
@@ -97,7 +97,7 @@ else not_ok "record -p: COMM and MMAP2 synthesized for the running process"; fi
 "$PMPROF" record -o t.data -t "$wl" -e cpu-clock -c 100000 >/dev/null 2>"$TMP/tid.err" &
 rec=$!
 wait_for handles_signal "$rec" TERM
-sleep 0.5
+wait_for recording_has_samples t.data || not_ok "record -t: no sample of the running thread"
 kill -TERM "$rec"
 wait "$rec"
 check_eq "record -t: SIGTERM ends it with status 0" 0 $?
