@@ -31,6 +31,10 @@ check_eq "-z: exit 0" 0 $?
 both_read "-z: perf and pmprof see the same samples" z.data z.err
 check_eq "-z: COMPRESSED records" yes \
 	"$("$PMPROF" dump -i z.data --stats 2>/dev/null | grep -q COMPRESSED && echo yes)"
+# the decompressed stream's first record is at +z0x0, in the format of
+# every other (a bare "+z0" escaped the sample count, when a sample was first)
+check_eq "-z: dump shows the first decompressed record at +z0x0" 1 \
+	"$("$PMPROF" dump -i z.data 2>/dev/null | grep -c '^0x[0-9a-f]*+z0x0 ')"
 if perf report -i z.data --header-only 2>/dev/null | grep -q "compressed : Zstd, level = 1,"; then
 	ok "-z: perf reads the COMPRESSED feature (zstd, level 1)"
 else not_ok "-z: perf reads the COMPRESSED feature"; fi
