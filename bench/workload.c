@@ -21,6 +21,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -599,24 +600,23 @@ static int bad_arg(const char *what, const char *arg)
 	return 1;
 }
 
-/* Exec a copy of ourselves with the same arguments minus --fork/-f. */
+/*
+ * Exec a copy of ourselves with the same arguments minus --fork/-f. By
+ * the executable's real path, not /proc/self/exe: the kernel names a
+ * process after the basename of the path it execs, and the child must be
+ * "workload" as its parent is, not "exe".
+ */
 static pid_t spawn_child(int argc, char **argv)
 {
 	char **args = calloc((size_t)argc + 1, sizeof(*args));
-	char self[4096];
-	ssize_t len;
+	char self[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	pid_t pid;
 	int n = 0;
 
 	if (!args)
 		return -1;
-	/* This binary by its own path: exec'd as /proc/self/exe, the child's
-	 * comm (the basename of what was exec'd) would be "exe". */
-	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (len <= 0 || (size_t)len >= sizeof(self) - 1)
-		strcpy(self, "/proc/self/exe");
-	else
-		self[len] = '\0';
+	self[len > 0 ? len : 0] = '\0';
 	for (int i = 0; i < argc; i++)
 		if (i == 0 || (strcmp(argv[i], "--fork") && strcmp(argv[i], "-f")))
 			args[n++] = argv[i];
@@ -624,7 +624,8 @@ static pid_t spawn_child(int argc, char **argv)
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
-		execv(self, args);
+		if (self[0])
+			execv(self, args);
 		execvp(argv[0], args);
 		perror("workload: exec");
 		_exit(127);

@@ -12,29 +12,31 @@
 #include "pmprof/symbols.h"
 #include "pmprof/util.h"
 
-#define PLT_SUFFIX "@plt"
-
+/*
+ * A PLT entry is named after its callee, "callee@plt": perf demangles
+ * the callee and appends "@plt". libiberty would take "@plt" for a symbol
+ * version and drop it, naming the stub as the function it calls, so that
+ * samples in the stub join the function's row.
+ */
 static char *demangle(const char *name, int flags)
 {
-	size_t n;
-	char *base, *d, *out;
+	static const char plt[] = "@plt";
+	size_t len, n = sizeof(plt) - 1;
+	char *callee, *d, *out;
 
 	if (!name || name[0] != '_')
 		return NULL;
-	/* A synthesized PLT entry, "callee@plt": libiberty would drop the
-	 * suffix (as a symbol version); perf demangles the callee and keeps
-	 * it, so the stub stays its own row. */
-	n = strlen(name);
-	if (n <= strlen(PLT_SUFFIX) || strcmp(name + n - strlen(PLT_SUFFIX), PLT_SUFFIX))
+	len = strlen(name);
+	if (len <= n || strcmp(name + len - n, plt))
 		return cplus_demangle(name, flags | DMGL_AUTO);
-	base = pm_strndup(name, n - strlen(PLT_SUFFIX));
-	d = cplus_demangle(base, flags | DMGL_AUTO);
-	free(base);
+	callee = pm_strndup(name, len - n);
+	d = cplus_demangle(callee, flags | DMGL_AUTO);
+	free(callee);
 	if (!d)
 		return NULL;
-	out = pm_zalloc(strlen(d) + sizeof(PLT_SUFFIX));
-	strcpy(out, d);
-	strcat(out, PLT_SUFFIX);
+	out = pm_malloc(strlen(d) + n + 1);
+	memcpy(out, d, strlen(d));
+	memcpy(out + strlen(d), plt, n + 1);
 	free(d);
 	return out;
 }
