@@ -20,12 +20,26 @@
  *     "random", "nest": N | [MIN, MAX], "skid": DIST (cycles),
  *     "interrupt": { "cycles": N }, "functions": [ { "name", "size",
  *     "calls", "instructions": DIST, "cpi": DIST, "per_ki": { EVENT: DIST },
- *     "after_interrupt": { "cycles"|EVENT: N } } ] }
+ *     "after_interrupt": { "cycles"|EVENT: N },
+ *     "topdown": { "frontend", "backend", "bad_speculation": DIST } } ],
+ *   "slots": N }
  * A DIST is a number (a constant), {"const": v}, {"normal": [mean, sd]},
  * {"lognormal": [mean, sd]} (of the value itself) or {"uniform": [lo, hi]}.
  * Each call draws its instruction count, its CPI and its rate of every
  * other event; counts are rounded stochastically, and within a call every
  * event progresses in proportion to its cycles.
+ *
+ * Top-down ("slots": the pipeline's width, 1-64): each cycle has that many
+ * issue slots, and each call draws the fractions of its slots that the
+ * frontend left empty, that the backend refused and that issued work
+ * which did not retire (the rest retired). The streams of a model with
+ * slots are those counts (lib/sim/topdown.c): slots, stall_slot_frontend,
+ * stall_slot_backend, stall_slot (their sum), op_spec (issued), op_retired,
+ * topdown-bad-spec, and stall_frontend / stall_backend (whole cycles:
+ * the frontend and backend fractions of the call's cycles). Events name
+ * them as Arm, Intel and AMD do (r3e, topdown-fe-bound,
+ * de_no_dispatch_per_slot.no_ops_from_frontend ...; pmprof/pmu_events.h
+ * for raw codes).
  *
  * The CPU: each thread runs `iterations` iterations, each calling every
  * function `calls` times in the model's order (fixed; shuffled every
@@ -89,6 +103,7 @@ double pm_sim_dist__draw(const struct pm_sim_dist *d, uint64_t *rng);
 #define PM_SIM_MAX_IRQ_CYCLES 1e9
 #define PM_SIM_MAX_TIMESLICE_MS 1e6
 #define PM_SIM_MAX_CYCLES 9007199254740992.0	/* 2^53, per thread */
+#define PM_SIM_MAX_SLOTS 16		/* issue width */
 /* The output's bound when pm_sim_opts.max_size is 0: 2 GiB. */
 #define PM_SIM_DEFAULT_MAX_SIZE (2ULL << 30)
 
@@ -107,7 +122,27 @@ struct pm_sim_func {
 	bool *has_rate;			/* per stream */
 	double *after_irq;		/* per stream: extra events after an
 					   interrupt ([1] unused) */
+	bool has_topdown;
+	struct pm_sim_dist topdown[3];	/* PM_SIM_TD_FRONTEND ... */
 };
+
+/* The fractions of a call's slots a function's "topdown" draws. */
+enum { PM_SIM_TD_FRONTEND, PM_SIM_TD_BACKEND, PM_SIM_TD_BAD_SPEC };
+
+/* The streams a model with slots adds, in this order, after its others. */
+enum pm_sim_td_stream {
+	PM_SIM_TDS_SLOTS,		/* slots x cycles */
+	PM_SIM_TDS_FE,			/* stall_slot_frontend */
+	PM_SIM_TDS_BE,			/* stall_slot_backend */
+	PM_SIM_TDS_STALL,		/* stall_slot: FE + BE */
+	PM_SIM_TDS_SPEC,		/* op_spec: retired + bad speculation */
+	PM_SIM_TDS_RETIRED,		/* op_retired */
+	PM_SIM_TDS_BAD,			/* topdown-bad-spec */
+	PM_SIM_TDS_STALL_FE_CYCLES,	/* stall_frontend */
+	PM_SIM_TDS_STALL_BE_CYCLES,	/* stall_backend */
+	PM_SIM_TDS__NR,
+};
+extern const char *const pm_sim_td_stream_names[PM_SIM_TDS__NR];
 
 enum pm_sim_order {
 	PM_SIM_ORDER_FIXED,
@@ -127,6 +162,8 @@ struct pm_sim_model {
 	double irq_cycles;		/* CPU time of one interrupt */
 	char **streams;			/* event names */
 	size_t nr_streams;
+	uint32_t slots;			/* 0: no top-down streams */
+	int td_stream[PM_SIM_TDS__NR];	/* their stream indices */
 	struct pm_sim_func *funcs;
 	size_t nr_funcs;
 };
@@ -214,7 +251,8 @@ void pm_sim_result__exit(struct pm_sim_result *res);
 
 /*
  * A true metric of function `func` (-1: the whole program) by the names
- * pmprof metrics uses: CPI IPC BMKI CMKI %CM %CY %I %BM %L1DA %L1DM.
+ * pmprof metrics uses: CPI IPC BMKI CMKI %CM %CY %I %BM %L1DA %L1DM, and
+ * with slots the top-down level 1 in % of slots: FE% BAD% BE% RET%.
  * 0, or -ENOENT (no such metric or stream), -EDOM (denominator 0).
  */
 int pm_sim_result__metric(const struct pm_sim_result *res, long func,

@@ -24,6 +24,7 @@
 
 #include "pmprof/evspec.h"
 #include "pmprof/period.h"
+#include "pmprof/pmu_events.h"
 #include "pmprof/sim.h"
 #include "pmprof/util.h"
 #include "pmprof/writer.h"
@@ -148,17 +149,6 @@ static uint64_t below(uint64_t *rng, uint64_t n)
 	return (uint64_t)(((unsigned __int128)pm_splitmix64(rng) * n) >> 64);
 }
 
-/* Round x up or down with probability of its fraction: unbiased counts. */
-static uint64_t stoch_round(double x, uint64_t *rng)
-{
-	double f = floor(x);
-	double u = (double)(pm_splitmix64(rng) >> 11) * (1.0 / 9007199254740992.0);
-
-	if (x <= 0)
-		return 0;
-	return (uint64_t)f + (u < x - f ? 1 : 0);
-}
-
 /* Stream s's count at position p of call c. */
 static uint64_t count_at(const struct call *c, size_t s, uint64_t p)
 {
@@ -222,14 +212,15 @@ static void call_setup(struct sim *S, struct thread *t, struct call *c,
 		n = 1;
 	cpi = pm_sim_dist__draw(&f->cpi, &t->rng);
 	c->total[PM_SIM_INSTRUCTIONS] = (uint64_t)n;
-	c->cycles = stoch_round(n * cpi, &t->rng);
+	c->cycles = pm_sim__round(n * cpi, &t->rng);
 	if (!c->cycles)
 		c->cycles = 1;
 	c->total[PM_SIM_CYCLES] = c->cycles;
 	for (s = 2; s < S->m->nr_streams; s++)
 		c->total[s] = f->has_rate[s]
-			? stoch_round(n * pm_sim_dist__draw(&f->per_ki[s], &t->rng) / 1000, &t->rng)
+			? pm_sim__round(n * pm_sim_dist__draw(&f->per_ki[s], &t->rng) / 1000, &t->rng)
 			: 0;
+	pm_sim_td__call(S->m, f, c->cycles, &t->rng, c->total);
 	memset(c->done, 0, S->m->nr_streams * sizeof(*c->done));
 	S->res->funcs[func].calls++;
 }
@@ -333,9 +324,10 @@ static void perturb(struct sim *S, struct thread *t)
 	c->total[PM_SIM_INSTRUCTIONS] = 0;
 	for (s = 0; s < S->m->nr_streams; s++)
 		if (s != PM_SIM_INSTRUCTIONS)
-			c->total[s] = stoch_round(f->after_irq[s], &t->rng);
+			c->total[s] = pm_sim__round(f->after_irq[s], &t->rng);
 	c->cycles = c->total[PM_SIM_CYCLES] ? c->total[PM_SIM_CYCLES] : 1;
 	c->total[PM_SIM_CYCLES] = c->cycles;
+	pm_sim_td__call(S->m, NULL, c->cycles, &t->rng, c->total);
 	memset(c->done, 0, S->m->nr_streams * sizeof(*c->done));
 }
 
@@ -697,8 +689,10 @@ static int flush(struct sim *S, double until)
 
 /* ---- setup ------------------------------------------------------------------ */
 
-/* "cycles/period=3/" -> "cycles", "instructions:u" -> "instructions". */
-static const char *hw_name(const struct pm_attr *a)
+/* "cycles/period=3/" -> "cycles", "instructions:u" -> "instructions";
+ * raw codes by the names the model's architecture gives them ("r3e" on
+ * aarch64 -> "stall_slot_frontend"). */
+static const char *hw_name(const struct pm_attr *a, const char *arch)
 {
 	static const char *const hw[] = {
 		"cycles", "instructions", "cache-references", "cache-misses",
@@ -708,6 +702,8 @@ static const char *hw_name(const struct pm_attr *a)
 
 	if (a->type == 0 && a->config < PM_ARRAY_SIZE(hw))
 		return hw[a->config];
+	if (a->type == PM_TYPE_RAW)
+		return pm_pmu_event__name(pm_pmu_family(arch), a->config);
 	return NULL;
 }
 
@@ -734,7 +730,7 @@ static int setup_events(struct sim *S, struct pm_evspec_list *list)
 	for (i = 0; i < list->nr; i++) {
 		struct pm_evspec_event *e = &list->ev[i];
 		struct sim_event *se = &S->ev[i];
-		const char *name = hw_name(&e->attr);
+		const char *name = hw_name(&e->attr, S->m->arch);
 		char base[128];
 		int s;
 
@@ -894,6 +890,23 @@ static int write_header_records(struct sim *S)
 	return 0;
 }
 
+/*
+ * An Arm model with slots describes its PMU as Linux does for a core with
+ * PMMIR_EL1 (FEAT_PMUv3p4): caps/slots, which perf copies into PMU_CAPS
+ * and the Arm top-down formulas divide by.
+ */
+static int set_pmu_caps(struct sim *S)
+{
+	char value[32], *name = "slots", *val = value;
+	struct pm_pmu_caps caps = { .pmu = "armv8_pmuv3_0", .nr = 1,
+				    .names = &name, .values = &val };
+
+	if (!S->m->slots || pm_pmu_family(S->m->arch) != PM_PMU_FAMILY_ARM)
+		return 0;
+	snprintf(value, sizeof(value), "0x%08x", S->m->slots);
+	return pm_writer__set_pmu_caps(S->w, &caps, 1, S->err);
+}
+
 static int set_features(struct sim *S)
 {
 	const struct pm_sim_model *m = S->m;
@@ -907,7 +920,7 @@ static int set_features(struct sim *S)
 	    pm_writer__set_nrcpus(S->w, m->cpus, m->cpus, S->err) ||
 	    pm_writer__set_cmdline(S->w, 2, argv, S->err))
 		return -1;
-	return 0;
+	return set_pmu_caps(S);
 }
 
 /*
