@@ -169,7 +169,7 @@ struct pm_sim_model {
 };
 
 /* The compiled-in models: "arm-benchmark" (also models/arm-benchmark.json)
- * and "resonant". NULL-terminated names; the JSON text or NULL. */
+ * "resonant" and "topdown" (models/). NULL-terminated names; the JSON text or NULL. */
 extern const char *const pm_sim_builtin_names[];
 const char *pm_sim_builtin_model(const char *name);
 

@@ -590,7 +590,7 @@ int pm_sim_model__load(struct pm_sim_model **out, const char *name,
 		return pm_sim_model__parse(out, text, strlen(text), name, err);
 	f = fopen(name, "rb");
 	if (!f)
-		return pm_error__fmt(err, -errno, "%s (builtin models: arm-benchmark, resonant)",
+		return pm_error__fmt(err, -errno, "%s (builtin models: arm-benchmark, resonant, topdown)",
 				     strerror(errno));
 	do {
 		PM_GROW(buf, alloc, len + 65536);

@@ -83,4 +83,4 @@ check "sim: the bad model's message names the problem" grep -q 'needs "instructi
 "$PMPROF" sim arm-benchmark -e 'cycles/period=100,hf-period=200/' -o x.data 2>err; check_eq "sim: hf-period above the period" 1 $?
 "$PMPROF" sim arm-benchmark -e '{cycles/period=1000/,ref-cycles}:S' -o x.data 2>err; check_eq "sim: an event the model lacks" 1 $?
 check "sim: the message names the event" grep -q 'ref-cycles' err
-check_eq "sim: --list" "arm-benchmark resonant" "$("$PMPROF" sim --list | tr '\n' ' ' | sed 's/ $//')"
+check_eq "sim: --list" "arm-benchmark resonant topdown" "$("$PMPROF" sim --list | tr '\n' ' ' | sed 's/ $//')"
