@@ -6,6 +6,7 @@
  * accumulator (lib/analysis/metrics*.c) and a renderer.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtin.h"
@@ -91,7 +92,7 @@ static int on_record(struct pm_session *s, const struct pm_record *rec,
 }
 
 static const char *const metrics_usage[] = {
-	"pmprof metrics [-i FILE] [-s none|discard] [--match sym|callchain] [--top N] [--ci] [--format table|csv|tsv|json]",
+	"pmprof metrics [-i FILE] [-s none|discard] [--match sym|callchain] [--top N] [--ci] [--slots N] [--format table|csv|tsv|json]",
 	NULL,
 };
 
@@ -101,6 +102,7 @@ int cmd_metrics(int argc, const char **argv)
 	enum pm_output_format format = PM_FORMAT_TABLE;
 	uint64_t top = 0;
 	bool ci = false;
+	const char *slots = NULL;
 	struct pm_session_opts sopts = { .sz = sizeof(sopts) };
 	const struct pm_option options[] = {
 		OPT_STRING('i', "input", &input, "file",
@@ -111,6 +113,8 @@ int cmd_metrics(int argc, const char **argv)
 			   "discard also compares the caller (callchain)"),
 		OPT_U64(0, "top", &top, "N", "show the N functions with most samples"),
 		OPT_BOOLEAN(0, "ci", &ci, "95% confidence interval of each metric"),
+		OPT_STRING(0, "slots", &slots, "N",
+			   "top-down: slots per cycle (default: the recording's PMU_CAPS, or an AMD CPUID's width)"),
 		OPT_SYMBOL_SOURCES(&sopts),
 		OPT_FORMAT(&format),
 		OPT_END(),
@@ -131,6 +135,14 @@ int cmd_metrics(int argc, const char **argv)
 	if (pm_metrics_match__parse(match, &mopts.match))
 		return pm_cli_usage_error("metrics: --match takes sym or callchain, not '%s'", match);
 	mopts.ci = ci;
+	if (slots) {
+		char *end;
+
+		mopts.slots = strtod(slots, &end);
+		if (end == slots || *end || !(mopts.slots >= 1 && mopts.slots <= 64))
+			return pm_cli_usage_error("metrics: --slots takes the pipeline's slots per cycle, 1 to 64, not '%s'",
+						  slots);
+	}
 	if (pm_session__open(&s, input, &sopts, &err))
 		return pm_cli_input_error(input, &err);
 	run.r = pm_session__reader(s);

@@ -117,6 +117,8 @@ struct pm_metrics_opts {
 	enum pm_metrics_match match;
 	bool ci;		/* accumulate what the intervals need */
 	const char *arch;	/* ARCH feature, for raw PMU codes; may be NULL */
+	double slots;		/* top-down slots per cycle; 0: the recording's
+				   (PMU_CAPS slots, or an AMD CPUID's width) */
 };
 
 /*
@@ -149,15 +151,35 @@ enum pm_metrics_role {
 	PM_ROLE_L1D_ACCESS,	/* %L1DA: cache-references, Arm 0x04 */
 	PM_ROLE_L1D_MISS,	/* %L1DM: cache-misses, Arm 0x03 */
 	PM_ROLE_INSTR_SPEC,	/* %IS: speculated instructions, Arm 0x1b */
+	PM_ROLE__SHARED,	/* the roles above have named shares */
+	/* what misses are counted against: BM%, L1IM% ... */
+	PM_ROLE_BRANCH = PM_ROLE__SHARED,	/* branch-instructions, br_retired */
+	PM_ROLE_L1I_ACCESS, PM_ROLE_L1I_MISS,	/* l1i_cache(_refill), L1-icache-* */
+	PM_ROLE_L2D_ACCESS, PM_ROLE_L2D_MISS,	/* l2d_cache(_refill) */
+	PM_ROLE_LLC_ACCESS, PM_ROLE_LLC_MISS,	/* ll_cache_(miss_)rd, LLC-loads(-misses) */
+	PM_ROLE_DTLB_ACCESS, PM_ROLE_DTLB_MISS,	/* l1d_tlb(_refill), dTLB-loads(-misses) */
+	PM_ROLE_ITLB_ACCESS, PM_ROLE_ITLB_MISS,	/* l1i_tlb(_refill), iTLB-loads(-misses) */
+	/* top-down: slots (pmprof/metrics.h's Top-down below) */
+	PM_ROLE_SLOTS,		/* Intel's slots */
+	PM_ROLE_TD_FRONTEND,	/* stall_slot_frontend, topdown-fe-bound,
+				   de_no_dispatch_per_slot.no_ops_from_frontend */
+	PM_ROLE_TD_BACKEND,	/* stall_slot_backend, topdown-be-bound,
+				   de_no_dispatch_per_slot.backend_stalls */
+	PM_ROLE_TD_STALL,	/* stall_slot */
+	PM_ROLE_TD_ISSUED,	/* op_spec, de_src_op_disp.all */
+	PM_ROLE_TD_RETIRED,	/* op_retired, topdown-retiring, ex_ret_ops */
+	PM_ROLE_TD_BAD_SPEC,	/* topdown-bad-spec */
+	PM_ROLE_TD_SMT,		/* de_no_dispatch_per_slot.smt_contention */
+	PM_ROLE_STALL_FE_CYCLES,	/* stall_frontend */
+	PM_ROLE_STALL_BE_CYCLES,	/* stall_backend */
 	PM_ROLE__NR,
 };
 
 /*
  * The role of an event: from its name ("cycles", "cpu_cycles",
  * "armv8_pmuv3_0/inst_retired/", "instructions:u", ...), else from a
- * generic hardware config, else from a raw code of a common PMU (Arm:
- * 0x11 0x08 0x10 0x03 0x04 0x1b when arch is arm64/aarch64/arm or
- * unknown; x86: the architectural 0x3c 0xc0 0xc5 0x4f2e 0x412e).
+ * generic hardware or cache config, else from a raw code of the
+ * recording's architecture (pmprof/pmu_events.h; Arm when arch is NULL).
  */
 enum pm_metrics_role pm_metrics__role(const struct pm_attr *attr,
 				      const char *name, const char *arch);
@@ -250,6 +272,10 @@ const struct pm_metrics_func *pm_metrics__find(const struct pm_metrics *m,
 int pm_metrics__metric(const struct pm_metrics *m, size_t func,
 		       const char *name, double *value, double *lo,
 		       double *hi);
+/* How the top-down columns were made ("top-down: Arm's, 5 slots per
+ * cycle (PMU_CAPS)"), or why a recording with top-down events has none;
+ * "" when it has no top-down events. */
+const char *pm_metrics__topdown_note(const struct pm_metrics *m);
 /* The metrics this recording has, in column order. */
 size_t pm_metrics__nr_metrics(const struct pm_metrics *m);
 const char *pm_metrics__metric_name(const struct pm_metrics *m, size_t i);

@@ -81,18 +81,26 @@ struct mx_func {
 	struct mx_fgroup *fg;	/* nr_events + 1 (groups), with opts.ci */
 };
 
+struct mx_formula;
+
 /* A named metric: scale * sum(num) / sum(den) over one group's windows,
- * or a share (den < 0): 100 * the function's sum(num) / the total. */
+ * or a share (den < 0): 100 * the function's sum(num) / the total, or a
+ * formula over several counters (metrics-topdown.c). */
 struct mx_metric {
 	char *name;
 	int num, den;		/* counter indices; den -1 for a share */
 	double scale;
 	int arm_rank;		/* column order in Arm's layout, or 100+ */
+	struct mx_formula *formula;	/* NULL: num / den */
 };
 
 struct pm_metrics {
 	struct pm_metrics_opts opts;
 	char *arch;
+	char *cpuid;		/* CPUID feature, or NULL */
+	double slots;		/* PMU_CAPS slots per cycle; 0: unknown */
+	char td_note[256];	/* how the top-down columns were made, or why
+				   there are none */
 	bool ready;
 	bool described;		/* groups come from GROUP_DESC */
 	size_t laid_out;	/* nr_groups when the counters were made, + 1 */
@@ -152,6 +160,15 @@ int mx_bad_read(const struct pm_metrics *m, const struct mx_event *e,
 		uint64_t vid, const struct mx_id *id, struct pm_error *err);
 int mx_bad_count(const struct pm_metrics *m, const struct mx_event *e,
 		 uint64_t nr, struct pm_error *err);
+/* metrics-named.c, metrics-topdown.c: the named metrics */
+void mx_build_metrics(struct pm_metrics *m);
+int mx_role_in_group(const struct pm_metrics *m, int g,
+		     enum pm_metrics_role role);
+struct mx_metric *mx_add_metric(struct pm_metrics *m, const char *name,
+				int num, int den, double scale, int arm_rank);
+void mx_add_topdown(struct pm_metrics *m);
+int mx_formula_value(const struct pm_metrics *m, const struct mx_func *f,
+		     const struct mx_metric *x, double *value, double *half);
 /* Free the counters and the named metrics (mx_finish makes them). */
 void mx_drop_layout(struct pm_metrics *m);
 /* The event's name for messages and counters. */

@@ -81,6 +81,12 @@ size_t pm_metrics__nr_metrics(const struct pm_metrics *m)
 	return m->nr_metrics;
 }
 
+const char *pm_metrics__topdown_note(const struct pm_metrics *m)
+{
+	mx_finish((struct pm_metrics *)m);
+	return m->td_note;
+}
+
 const char *pm_metrics__metric_name(const struct pm_metrics *m, size_t i)
 {
 	return i < m->nr_metrics ? m->metrics[i].name : NULL;
@@ -132,9 +138,11 @@ static double ratio_halfwidth(const struct pm_metrics *m,
 static int metric_at(const struct pm_metrics *m, const struct mx_func *f,
 		     const struct mx_metric *x, double *value, double *half)
 {
-	double den = x->den >= 0 ? (double)f->sums[x->den]
-				 : (double)m->totals[x->num];
+	double den;
 
+	if (x->formula)
+		return mx_formula_value(m, f, x, value, half);
+	den = x->den >= 0 ? (double)f->sums[x->den] : (double)m->totals[x->num];
 	*half = NAN;
 	if (den == 0) {
 		*value = NAN;

@@ -176,6 +176,7 @@ void pm_metrics__delete(struct pm_metrics *m)
 	free(m->cur_have);
 	free(m->delta);
 	free(m->arch);
+	free(m->cpuid);
 	free(m);
 }
 
@@ -238,6 +239,11 @@ int pm_metrics__add_reader_events(struct pm_metrics *m, struct pm_reader *r,
 		m->arch = pm_strdup(f->arch);
 		m->opts.arch = m->arch;
 	}
+	/* what the top-down formulas divide by (metrics-topdown.c) */
+	if (pm_features__pmu_cap(f, NULL, "slots"))
+		m->slots = (double)strtoul(pm_features__pmu_cap(f, NULL, "slots"), NULL, 0);
+	if (f->cpuid && !m->cpuid)
+		m->cpuid = pm_strdup(f->cpuid);
 	if (pm_features__has(f, PM_FEAT_GROUP_DESC))
 		m->described = true;
 	for (i = 0; i < pm_reader__nr_events(r); i++) {
