@@ -4,6 +4,8 @@
 #   make check      build and run every test; ends with "N passed, N failed"
 #   make demo       install missing packages (as root), build, record, report
 #   make bench      throughput and overhead benchmarks against perf
+#   make check-lab  the arm64 lab (scripts/lab/): QEMU guests with a PMU,
+#                   a kernel with the hf ABI, arm64/s390x unit tests
 #   make fuzz       run the libFuzzer targets for longer (FUZZ_SECONDS)
 #   make install    PREFIX=/usr/local DESTDIR=
 #
@@ -20,17 +22,25 @@ CC       ?= cc
 SAN      ?=
 PKGS     := libelf libdw libzstd jansson
 TEST_PKGS := cmocka
+# Cross builds (scripts/lab/cross-build.sh) set PKG_CONFIG to one that
+# looks in a sysroot, and STATIC=1: pmprof and the bench programs then
+# link -static (the unit tests too, but for libc and cmocka, of which
+# Debian ships no archive).
+PKG_CONFIG ?= pkg-config
+STATIC   ?=
+PKG_STATIC := $(if $(STATIC),--static)
+PROGRAM_LDFLAGS := $(if $(STATIC),-static)
 
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-TEST_CFLAGS := $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
-TEST_LIBS   := $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) $(PKG_STATIC) --libs $(PKGS) 2>/dev/null)
+TEST_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
+TEST_LIBS   := $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 WARNINGS := -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
 ALL_CFLAGS := -std=gnu11 $(WARNINGS) -Iinclude -Ilib -D_GNU_SOURCE \
-              -DPMPROF_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(CFLAGS)
+              -DPMPROF_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 ifneq ($(SAN),)
 # "undefined" leaves out float-cast-overflow (a double past the integer it
 # is converted to), which the simulator's model numbers once hit.
@@ -56,7 +66,7 @@ BENCH_BINS := $(BENCH_SRCS:%.c=$(BUILD)/%)
 LIBPMPROF := $(BUILD)/libpmprof.a
 PMPROF    := $(BUILD)/pmprof
 
-.PHONY: all check check-unit check-cli demo bench fuzz install clean deps \
+.PHONY: all check check-unit check-cli check-lab demo bench fuzz install clean deps \
         accuracy tests programs fuzz-programs
 all: $(PMPROF) programs
 	@ln -sf $(PMPROF) pmprof
@@ -72,7 +82,7 @@ $(LIBPMPROF): $(LIB_OBJS)
 	ar rcs $@ $^
 
 $(PMPROF): $(CLI_OBJS) $(LIBPMPROF)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIBPMPROF) $(LIBS)
+	$(CC) $(LDFLAGS) $(PROGRAM_LDFLAGS) -o $@ $(CLI_OBJS) $(LIBPMPROF) $(LIBS)
 
 # The CLI without main(), so tests can call command internals.
 $(BUILD)/libpmprof-cli.a: $(filter-out $(BUILD)/src/main.o,$(CLI_OBJS))
@@ -94,7 +104,7 @@ $(BUILD)/tests/fixture/%.o: tests/fixture/%.c
 $(BUILD)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -g -fno-omit-frame-pointer -Wall -Wextra -Werror \
-	    $(CFLAGS_BENCH) -o $@ $< -lm -lpthread
+	    $(CFLAGS_BENCH) $(LDFLAGS) $(PROGRAM_LDFLAGS) -o $@ $< -lm -lpthread
 
 tests: $(UNIT_BINS) $(PMPROF) $(BENCH_BINS)
 
@@ -104,6 +114,11 @@ check: tests
 
 check-unit: $(UNIT_BINS)
 	@BUILD=$(BUILD) tests/run.sh --unit-only
+
+# tests/lab/0-build.sh builds the guest (kernel included: minutes, once;
+# then cached in ~/.cache/pmprof-lab), the rest boot it.
+check-lab: tests
+	@BUILD=$(BUILD) CLI_TIMEOUT=5400 tests/run.sh --lab
 
 deps:
 	scripts/deps.sh

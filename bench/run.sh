@@ -2,6 +2,7 @@
 # `make bench`: pmprof's speed against perf's on the same files.
 #
 #   bench/run.sh [SECTION...]      sections: reader report metrics record
+#                                  lab (bench/lab.sh: the arm64 guest)
 #                                  (default: all, and docs/bench.md is
 #                                  rewritten with the results)
 #
@@ -36,12 +37,14 @@ BENCH_PERIOD=${BENCH_PERIOD:-50000}
 BENCH_REPEAT=${BENCH_REPEAT:-3}
 BENCH_BUDGET=${BENCH_BUDGET:-60}
 BENCH_DOC=${BENCH_DOC-docs/bench.md}
-SECTIONS_ALL="reader report metrics record"
+SECTIONS_ALL="reader report metrics record lab"
 
 # shellcheck source=bench/metrics.sh
 . bench/metrics.sh
 # shellcheck source=bench/record.sh
 . bench/record.sh
+# shellcheck source=bench/lab.sh
+. bench/lab.sh
 
 log() { printf '%s\n' "$*" >&2; }
 die() { log "bench: $*"; exit 1; }

@@ -21,12 +21,15 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <linux/perf_event.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* noclone: a specialised copy would carry another symbol name. */
@@ -337,10 +340,84 @@ struct config {
 	int profileme;
 	unsigned long pm_rounds;
 	int verbose;
+	int truth;		/* measure each behaviour instead */
+	int elapsed;		/* print the loop's elapsed time */
 };
+
+/*
+ * --truth: what each behaviour costs in this run, measured by the program
+ * itself, for the lab to compare pmprof's figures with. Every call is
+ * bracketed by two reads of a user-only `instructions` counter (exact
+ * under QEMU's -icount) and of CLOCK_MONOTONIC; what the brackets cost on
+ * their own (measured around an empty function) is taken off.
+ */
+struct truth {
+	unsigned long calls;
+	uint64_t instructions;
+	uint64_t ns;
+};
+
+static struct truth truths[16];
+static int truth_fd = -1;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t instructions_now(void)
+{
+	uint64_t v = 0;
+
+	if (truth_fd >= 0 && read(truth_fd, &v, sizeof(v)) != sizeof(v))
+		v = 0;
+	return v;
+}
+
+NOINLINE void empty_behaviour(void)
+{
+	__asm__ volatile("");
+}
+
+static void truth_open(void)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_INSTRUCTIONS;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	truth_fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+}
+
+/* One bracketed call: adds its instructions and time to *t. */
+static void measure(void (*fn)(void), struct truth *t)
+{
+	uint64_t i0, t0, i1, t1;
+
+	i0 = instructions_now();
+	t0 = now_ns();
+	fn();
+	t1 = now_ns();
+	i1 = instructions_now();
+	t->calls++;
+	t->instructions += i1 - i0;
+	t->ns += t1 - t0;
+}
 
 static NOINLINE void run_one(const struct config *c, void (*fn)(void))
 {
+	if (c->truth) {
+		for (int i = 0; i < NR_BEHAVIOURS; i++)
+			if (behaviours[i].fn == fn)
+				measure(fn, &truths[i]);
+		return;
+	}
 	switch (c->nest) {
 	case 3: nest_3(fn); break;
 	case 2: nest_2(fn); break;
@@ -381,6 +458,27 @@ static void run_behaviours(const struct config *c, unsigned int thread)
 			shuffle(order, NR_BEHAVIOURS, &r);	/* Arm's seed 0 */
 		for (int i = 0; i < NR_BEHAVIOURS; i++)
 			run_one(c, behaviours[order[i]].fn);
+	}
+}
+
+static void print_truth(void)
+{
+	struct truth base = { 0, 0, 0 };
+
+	/* the brackets alone, as often as the busiest behaviour was called */
+	for (int k = 0; k < 1000; k++)
+		measure(empty_behaviour, &base);
+	for (int i = 0; i < NR_BEHAVIOURS; i++) {
+		const struct truth *t = &truths[i];
+		uint64_t ins = t->instructions - t->calls * base.instructions / base.calls;
+		uint64_t ns = t->ns - t->calls * base.ns / base.calls;
+
+		if (truth_fd >= 0)
+			printf("truth %s %lu %llu %llu\n", behaviours[i].name, t->calls,
+			       (unsigned long long)ins, (unsigned long long)ns);
+		else
+			printf("truth %s %lu - %llu\n", behaviours[i].name, t->calls,
+			       (unsigned long long)ns);
 	}
 }
 
@@ -457,6 +555,14 @@ static void usage(FILE *f)
 "                      same bytes sorted (profileme_branch_sorted)\n"
 "  -r, --rounds N      ProfileMe passes over the bytes (default %d)\n"
 "  -l, --list          print the behaviour names and exit\n"
+"  -T, --truth         measure instead of being profiled: make the same\n"
+"                      calls (one thread, no nesting), each between two\n"
+"                      reads of a user-only instructions counter (exact\n"
+"                      under QEMU's -icount) and of the clock; print\n"
+"                      \"truth NAME CALLS INSTRUCTIONS NS\" per behaviour\n"
+"                      (INSTRUCTIONS \"-\" without such a counter)\n"
+"  -e, --elapsed       print \"elapsed NS\": the behaviours' loop, on\n"
+"                      CLOCK_MONOTONIC (guest time under QEMU's -icount)\n"
 "  -v, --verbose       print what ran\n"
 "  -h, --help          this text\n",
 		DEFAULT_ITERATIONS, PROFILEME_BYTES, DEFAULT_PM_ROUNDS);
@@ -524,6 +630,8 @@ int main(int argc, char **argv)
 		{ "rounds", required_argument, NULL, 'r' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "truth", no_argument, NULL, 'T' },
+		{ "elapsed", no_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -531,7 +639,7 @@ int main(int argc, char **argv)
 	pid_t child = -1;
 	int opt, status = 0;
 
-	while ((opt = getopt_long(argc, argv, "n:s:Fd:o:t:fpr:lvh", longopts,
+	while ((opt = getopt_long(argc, argv, "n:s:Fd:o:t:fpr:lvhTe", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'n':
@@ -570,6 +678,8 @@ int main(int argc, char **argv)
 				puts(behaviours[i].name);
 			return 0;
 		case 'v': cfg.verbose = 1; break;
+		case 'T': cfg.truth = 1; break;
+		case 'e': cfg.elapsed = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 1;
 		}
@@ -597,6 +707,11 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (cfg.truth && (cfg.profileme || cfg.threads > 1))
+		return bad_arg("option with --truth", cfg.profileme ? "--profileme" : "--threads");
+	if (cfg.truth)
+		truth_open();
+	uint64_t start = now_ns();
 	if (cfg.profileme) {
 		run_profileme(&cfg);
 	} else {
@@ -623,6 +738,10 @@ int main(int argc, char **argv)
 		}
 		free(chase_base);
 	}
+	if (cfg.elapsed)
+		printf("elapsed %llu\n", (unsigned long long)(now_ns() - start));
+	if (cfg.truth)
+		print_truth();
 
 	if (child > 0) {
 		if (waitpid(child, &status, 0) < 0) {

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Check (and, as root, install) the Debian packages pmprof needs.
 #
-#   scripts/deps.sh [--runtime | --test] [--check] [--list]
+#   scripts/deps.sh [--runtime | --test | --lab] [--check] [--list]
 #
 #   --runtime   what `make demo` needs: the build dependencies and perf
-#   --test      everything the tests need (the default)
+#   --lab       what the arm64 lab needs on the host (scripts/lab/: cross
+#               compilers, qemu, the kernel build's tools); its arm64 and
+#               s390x packages are fetched by the lab itself (apt-get
+#               download), after `dpkg --add-architecture`, done here too
+#   --test      everything the tests need, the lab's included (the default)
 #   --check     only check: never install, exit 1 if something is missing
 #   --list      print the packages of the group, one a line, and exit
 #
@@ -15,7 +19,7 @@
 set -u
 
 # The one list. Columns: package, group, pkg-config module ("-" if none),
-# why. Group "runtime" packages are also part of "test".
+# why. Group "runtime" and "lab" packages are also part of "test".
 PACKAGES='
 build-essential          runtime  -         C compiler, make, libc headers
 gcc                      runtime  -         the default compiler
@@ -32,9 +36,19 @@ zstd                     test     -         compressed fixtures
 clang                    test     -         libFuzzer and sanitizer builds
 gcc-12-alpha-linux-gnu   test     -         Alpha fixture binaries
 binutils-alpha-linux-gnu test     -         Alpha fixture binaries
-gcc-12-s390x-linux-gnu   test     -         big-endian test builds
-libc6-dev-s390x-cross    test     -         big-endian test builds
-qemu-user                test     -         big-endian test runs (qemu-s390x)
+gcc-12-s390x-linux-gnu   lab      -         s390x (big-endian) builds
+libc6-dev-s390x-cross    lab      -         s390x (big-endian) builds
+gcc-12-aarch64-linux-gnu lab      -         arm64 builds: pmprof, the lab kernel
+libc6-dev-arm64-cross    lab      -         arm64 builds
+qemu-user                lab      -         arm64/s390x unit tests (qemu-aarch64, qemu-s390x)
+qemu-system-arm          lab      -         the lab guest: qemu-system-aarch64
+cpio                     lab      -         the guest initramfs
+file                     lab      -         checks that the cross builds are static
+flex                     lab      -         the lab kernel build
+bison                    lab      -         the lab kernel build
+bc                       lab      -         the lab kernel build
+xz-utils                 lab      -         the kernel source package
+patch                    lab      -         the lab kernel patch
 man-db                   test     -         man page checks
 groff-base               test     -         man page checks
 python3                  test     -         perf script -s benchmark
@@ -46,6 +60,7 @@ for a in "$@"; do
 	case "$a" in
 	--runtime) group=runtime ;;
 	--test) group=test ;;
+	--lab) group=lab ;;
 	--check) check_only=1 ;;
 	--list) list_only=1 ;;
 	-h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -55,7 +70,7 @@ done
 
 # Rows of the chosen group: "package module".
 rows=$(printf '%s\n' "$PACKAGES" | awk -v g="$group" \
-	'NF >= 3 && ($2 == "runtime" || g == "test") { print $1, $3 }')
+	'NF >= 3 && (g == "test" || $2 == g || (g != "lab" && $2 == "runtime")) { print $1, $3 }')
 pkgs=$(printf '%s\n' "$rows" | awk '{ print $1 }')
 
 if [ "$list_only" = 1 ]; then
@@ -79,6 +94,28 @@ while read -r pkg module; do
 		missing+=("$pkg")
 	fi
 done <<<"$rows"
+
+# The lab fetches arm64 and s390x packages: dpkg must know those
+# architectures (the only change the lab makes outside its cache).
+need_arch=()
+if [ "$group" = test ] || [ "$group" = lab ]; then
+	for a in arm64 s390x; do
+		dpkg --print-foreign-architectures | grep -qx "$a" || need_arch+=("$a")
+	done
+fi
+if [ ${#need_arch[@]} -gt 0 ]; then
+	if [ "$check_only" = 1 ] || [ "$(id -u)" -ne 0 ]; then
+		echo "deps.sh: dpkg knows no ${need_arch[*]} packages; as root:"
+		for a in "${need_arch[@]}"; do echo "  dpkg --add-architecture $a"; done
+		echo "  apt-get update"
+		exit 1
+	fi
+	for a in "${need_arch[@]}"; do
+		echo "deps.sh: dpkg --add-architecture $a"
+		dpkg --add-architecture "$a" || { echo "deps.sh: dpkg --add-architecture $a failed" >&2; exit 1; }
+	done
+	apt-get -o DPkg::Lock::Timeout=600 update -q || { echo "deps.sh: apt-get update failed" >&2; exit 1; }
+fi
 
 if [ ${#missing[@]} -eq 0 ]; then
 	echo "deps.sh: all $(printf '%s\n' "$pkgs" | wc -l) $group packages present"

@@ -672,8 +672,9 @@ int cmd_record(int argc, const char **argv)
 		rc.sample_cpu = true;
 		if (!rc.quiet) {
 			fprintf(stderr, "pmprof record: --metrics: %s\n", mc.spec);
-			fprintf(stderr, "pmprof record: --metrics: %s%s\n",
-				mc.hw ? "hardware PMU found" : "", mc.why[0] ? mc.why : "");
+			fprintf(stderr, "pmprof record: --metrics: %s%s%s\n",
+				mc.hw ? "hardware PMU found" : "", mc.hw && mc.why[0] ? "; " : "",
+				mc.why);
 		}
 	}
 	ret = record_prepare(&rc, &list);

@@ -6,6 +6,8 @@
 # "not ok NAME" or "skip NAME: why" per check (tests/lib.sh).
 #   --unit-only      only the unit tests
 #   --cli-only       only the CLI tests
+#   --lab            only the lab's tests (tests/lab/*.sh: `make check-lab`)
+#   UNIT_RUNNER      a command to run each unit test with (qemu-aarch64 ...)
 #   PATTERN...       only tests whose file name contains a pattern
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -14,12 +16,13 @@ export BUILD
 export PMPROF="$PWD/$BUILD/pmprof"
 export TOP="$PWD"
 
-unit=1 cli=1
+unit=1 cli=1 cli_dir=tests/cli
 patterns=()
 for a in "$@"; do
 	case "$a" in
 	--unit-only) cli=0 ;;
 	--cli-only) unit=0 ;;
+	--lab) unit=0 cli_dir=tests/lab ;;
 	*) patterns+=("$a") ;;
 	esac
 done
@@ -43,7 +46,7 @@ if [ $unit = 1 ]; then
 		name=$(basename "$t")
 		selected "$name" || continue
 		out="$log/$name.out"
-		timeout 600 "$t" >"$out" 2>&1
+		timeout 600 ${UNIT_RUNNER:-} "$t" >"$out" 2>&1
 		rc=$?
 		p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | awk '{s+=$1} END {print s+0}')
 		f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | awk '{s+=$1} END {print s+0}')
@@ -62,12 +65,12 @@ if [ $unit = 1 ]; then
 fi
 
 if [ $cli = 1 ]; then
-	for t in tests/cli/*.sh; do
+	for t in "$cli_dir"/*.sh; do
 		[ -f "$t" ] || continue
 		name=$(basename "$t" .sh)
 		selected "$name" || continue
 		out="$log/$name.out"
-		timeout 900 bash "$t" >"$out" 2>&1
+		timeout "${CLI_TIMEOUT:-900}" bash "$t" >"$out" 2>&1
 		rc=$?
 		p=$(grep -c '^ok ' "$out")
 		f=$(grep -c '^not ok ' "$out")

@@ -17,8 +17,9 @@
  * recorded in one of these modes:
  *
  *  kernel  The proposed kernel ABI: 144-byte attrs with hf_sample. Only
- *          when perf_event_open accepts them (probed once: kernels without
- *          the feature fail with E2BIG and write back their attr size).
+ *          when the kernel alternates periods as asked: probed by
+ *          behaviour, once per boot (pmprof/hfprobe.h); kernels without
+ *          the feature fail with E2BIG, or take the attr and ignore it.
  *  burst   The emulation for stock kernels. Each counter instance of an hf
  *          leader is opened with sample_period = the short period S,
  *          disabled, and armed with PERF_EVENT_IOC_REFRESH(N + 1) (N =
@@ -161,10 +162,6 @@ int pm_perf_access__error(const struct pm_perf_access *acc, const struct pm_attr
 int pm_perf_event_open(const struct pm_attr *attr, int pid, int cpu,
 		       int group_fd, unsigned long flags, const char *name,
 		       struct pm_error *err);
-
-/* Does the kernel take 144-byte attrs with hf_sample? 1 yes, 0 no (and
- * *kernel_size the size it wrote back, 0 if none). */
-int pm_recorder__probe_hf_abi(uint32_t *kernel_size);
 
 /* Can this event be opened here (self, any CPU)? */
 bool pm_recorder__probe_event(uint32_t type, uint64_t config);

@@ -28,6 +28,7 @@
 #include "pmprof/abi.h"
 #include "pmprof/attr.h"
 #include "pmprof/bytes.h"
+#include "pmprof/hfprobe.h"
 #include "pmprof/outfile.h"
 #include "pmprof/period.h"
 #include "pmprof/records.h"
@@ -277,8 +278,11 @@ static int choose_mode(struct pm_recorder *r, struct pm_error *err)
 	const struct pm_evspec_list *l = r->o.events;
 	enum pm_hf_mode want = r->o.hf_mode;
 	bool has_hf = false, kernel_ok = true, burst_ok = true;
-	char why_burst[256] = "", why_kernel[256] = "";
-	uint32_t ks = 0;
+	char why_burst[256] = "", why_kernel[320] = "";
+	const struct pm_evspec_event *first_hf = NULL;
+	struct pm_hf_probe probe;
+	uint32_t ptype;
+	uint64_t pconfig;
 	size_t i;
 
 	for (i = 0; i < l->nr; i++) {
@@ -287,6 +291,8 @@ static int choose_mode(struct pm_recorder *r, struct pm_error *err)
 		if (!e->attr.hf_sample_period)
 			continue;
 		has_hf = true;
+		if (!first_hf)
+			first_hf = e;
 		if ((e->hf_burst > 1 || e->hf_jitter) && kernel_ok) {
 			kernel_ok = false;
 			snprintf(why_kernel, sizeof(why_kernel),
@@ -311,11 +317,15 @@ static int choose_mode(struct pm_recorder *r, struct pm_error *err)
 		return 0;
 	}
 	if (want == PM_HF_AUTO || want == PM_HF_KERNEL) {
-		if (kernel_ok && !pm_recorder__probe_hf_abi(&ks)) {
-			kernel_ok = false;
-			snprintf(why_kernel, sizeof(why_kernel),
-				 "this kernel does not take 144-byte attrs with hf_sample "
-				 "(perf_event_open: E2BIG, it knows %u bytes)", ks);
+		/* by behaviour: taking the 144 bytes is not alternating periods */
+		if (kernel_ok) {
+			pm_hf_probe__event_for(first_hf->attr.type, first_hf->attr.config,
+					       &ptype, &pconfig);
+			pm_hf_probe__kernel(ptype, pconfig, &probe);
+			if (probe.verdict != PM_HF_PRESENT) {
+				kernel_ok = false;
+				snprintf(why_kernel, sizeof(why_kernel), "%s", probe.why);
+			}
 		}
 		if (want == PM_HF_KERNEL && !kernel_ok)
 			return pm_error__fmt(err, PM_EUSAGE,

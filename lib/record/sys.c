@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The system side of recording: perf_event_open with errors a user can
- * act on, the hf ABI probe, CPU lists and clock names.
+ * act on, event probes, CPU lists and clock names (the hf ABI probe:
+ * hfprobe.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -286,34 +287,8 @@ int pm_perf_event_open(const struct pm_attr *attr, int pid, int cpu,
 	}
 }
 
-int pm_recorder__probe_hf_abi(uint32_t *kernel_size)
-{
-	uint8_t buf[PM_ATTR_SIZE_VER9];
-	struct pm_attr a;
-	long fd;
-
-	memset(&a, 0, sizeof(a));
-	a.type = 1;		/* software */
-	a.config = 0;		/* cpu-clock */
-	a.size = PM_ATTR_SIZE_VER9;
-	a.sample_period = 1000000;
-	a.hf_sample_period = 10000;
-	pm_attr__set_flag(&a, PM_ATTR_DISABLED, true);
-	pm_attr__set_flag(&a, PM_ATTR_EXCLUDE_KERNEL, true);
-	pm_attr__encode(&a, buf, sizeof(buf), false);
-	*kernel_size = 0;
-	fd = syscall(SYS_perf_event_open, buf, 0, -1, -1, 8UL);
-	if (fd >= 0) {
-		close((int)fd);
-		return 1;
-	}
-	if (errno == E2BIG)
-		*kernel_size = (uint32_t)buf[4] | (uint32_t)buf[5] << 8 |
-			       (uint32_t)buf[6] << 16 | (uint32_t)buf[7] << 24;
-	return 0;
-}
-
-bool pm_recorder__probe_event(uint32_t type, uint64_t config)
+/* 0 when the event opens here (self, any CPU), else its errno. */
+static int probe_errno(uint32_t type, uint64_t config)
 {
 	uint8_t buf[PM_ATTR_SIZE_VER7];
 	struct pm_attr a;
@@ -329,9 +304,14 @@ bool pm_recorder__probe_event(uint32_t type, uint64_t config)
 	pm_attr__encode(&a, buf, sizeof(buf), false);
 	fd = syscall(SYS_perf_event_open, buf, 0, -1, -1, 8UL);
 	if (fd < 0)
-		return false;
+		return errno ? errno : EINVAL;
 	close((int)fd);
-	return true;
+	return 0;
+}
+
+bool pm_recorder__probe_event(uint32_t type, uint64_t config)
+{
+	return probe_errno(type, config) == 0;
 }
 
 void pm_recorder__choose_metrics(struct pm_metrics_choice *c)
@@ -344,6 +324,7 @@ void pm_recorder__choose_metrics(struct pm_metrics_choice *c)
 		{ "cache-references", 2 }, { "cache-misses", 3 },
 	};
 	size_t n, i;
+	int e, why_errno = 0;
 
 	memset(c, 0, sizeof(*c));
 	if (!pm_recorder__probe_event(0, 0 /* cycles */)) {
@@ -365,12 +346,22 @@ void pm_recorder__choose_metrics(struct pm_metrics_choice *c)
 	for (i = 0; i < PM_ARRAY_SIZE(members); i++) {
 		size_t w = strlen(c->why);
 
-		if (pm_recorder__probe_event(0, members[i].config)) {
+		e = probe_errno(0, members[i].config);
+		if (!e) {
 			n += (size_t)snprintf(c->spec + n, sizeof(c->spec) - n, ",%s", members[i].name);
 		} else {
-			snprintf(c->why + w, sizeof(c->why) - w, "%s%s", w ? ", " : "without ",
+			snprintf(c->why + w, sizeof(c->why) - w, "%s%s", w ? ", " : "left out ",
 				 members[i].name);
+			why_errno = why_errno ? why_errno : e;
 		}
 	}
 	snprintf(c->spec + n, sizeof(c->spec) - n, "}:uS");
+	if (why_errno) {
+		size_t w = strlen(c->why);
+
+		snprintf(c->why + w, sizeof(c->why) - w, ": %s (perf_event_open: %s)",
+			 why_errno == ENOENT || why_errno == EOPNOTSUPP ?
+			 "this PMU does not count them" : "they cannot be opened here",
+			 strerror(why_errno));
+	}
 }

@@ -1,61 +1,41 @@
 #!/usr/bin/env bash
 # The big-endian check: the ProfileMe payload is little endian on every
-# host, so a big-endian build must decode the same fixtures to the same
-# tables. No libelf/libdw/libzstd/jansson exist for s390x here, so this
-# builds a reduced static program (tests/bigendian/pm-json.c: reader,
-# decoders, accumulators, JSON; no session, hence no symbols) twice, for
-# the host and for s390x, runs the latter under qemu-user, and compares:
-# the two builds' JSON for every fixture, and the s390x pc view with the
-# hand-worked document of test-profileme-fixtures (symbols left out).
+# host, so pmprof built for s390x (big endian; scripts/lab/cross-build.sh:
+# the whole program, static, against a sysroot of Debian's s390x -dev
+# packages) and run under qemu-s390x must decode the same fixtures to the
+# same tables as the host's build: symbols included, for every fixture
+# and view; and its pc view must equal the hand-worked document of
+# test-profileme-fixtures. (The whole unit-test suite under qemu-s390x
+# and qemu-aarch64 is in make check-lab: tests/lab/cross-unit.sh.)
 #
-# Needs gcc-12-s390x-linux-gnu, libc6-dev-s390x-cross and qemu-user;
-# prints "skip" without them.
+# Needs gcc-12-s390x-linux-gnu, libc6-dev-s390x-cross and qemu-user
+# (scripts/deps.sh --test) and, once, apt-get download of the sysroot's
+# packages: without them this fails, saying which.
 . "$(dirname "$0")/../lib.sh"
 
-CROSS=${CROSS:-s390x-linux-gnu-gcc-12}
 QEMU=${QEMU:-qemu-s390x}
 GEN="$TOP/$BUILD/tests/unit/test-profileme-fixtures"
 
-if ! command -v "$CROSS" >/dev/null 2>&1; then
-	skip profileme-bigendian "no $CROSS (gcc-12-s390x-linux-gnu)"
-	exit 0
-fi
 if ! command -v "$QEMU" >/dev/null 2>&1; then
-	skip profileme-bigendian "no $QEMU (qemu-user)"
+	not_ok "profileme-bigendian: no $QEMU (qemu-user: scripts/deps.sh --test)"
 	exit 0
 fi
 if [ ! -x "$GEN" ]; then
-	skip profileme-bigendian "no $GEN (make tests)"
+	not_ok "profileme-bigendian: no $GEN (make tests)"
 	exit 0
 fi
-
-cd "$TOP" || exit 1
-SRCS=(lib/core/*.c lib/perfdata/attr.c lib/perfdata/attr_print.c
-      lib/perfdata/features.c lib/perfdata/idmap.c lib/perfdata/reader.c
-      lib/perfdata/records.c lib/perfdata/sample.c lib/perfdata/source.c
-      lib/decode/*.c lib/analysis/profileme.c lib/analysis/mem.c
-      lib/table/*.c tests/bigendian/pm-json.c)
-FLAGS=(-std=gnu11 -O1 -Wall -Wextra -Werror -Wno-missing-field-initializers
-       -D_GNU_SOURCE -Itests/bigendian/stub -Iinclude -Ilib)
-
-if ! "$CROSS" "${FLAGS[@]}" -static -o "$TMP/pm-json.s390x" "${SRCS[@]}" -lm \
-	>"$TMP/cross.log" 2>&1; then
-	if grep -q "cannot find -lc\|stdio.h: No such file" "$TMP/cross.log"; then
-		skip profileme-bigendian "no s390x libc (libc6-dev-s390x-cross)"
-		exit 0
-	fi
+if ! out=$("$TOP/scripts/lab/cross-build.sh" s390x pmprof 2>"$TMP/cross.log"); then
 	not_ok "profileme-bigendian: s390x build"
-	sed 's/^/# /' "$TMP/cross.log" | tail -20
+	grep -v '^s390x-linux-gnu-gcc-12 \|^ar rcs' "$TMP/cross.log" | tail -15 | sed 's/^/# /'
 	exit 0
 fi
+BE="$(tail -1 <<<"$out")/pmprof"
 ok "profileme-bigendian: s390x build"
-check "profileme-bigendian: host build" \
-	${CC:-cc} "${FLAGS[@]}" -o "$TMP/pm-json.host" "${SRCS[@]}" -lm
-
-"$QEMU" "$TMP/pm-json.s390x" profileme "$TOP/tests/bigendian/pm-json.c" \
-	>/dev/null 2>"$TMP/host"
-check_eq "profileme-bigendian: the s390x build runs big endian" \
-	"host: big endian" "$(head -1 "$TMP/host")"
+check_eq "profileme-bigendian: the s390x build is a big-endian static program" \
+	"MSB static" \
+	"$(file -b "$BE" | awk '{ m = ($0 ~ /MSB/) ? "MSB" : "LSB"; s = ($0 ~ /statically linked/) ? "static" : "dynamic"; print m, s }')"
+check_eq "profileme-bigendian: it runs under $QEMU" "pmprof version" \
+	"$("$QEMU" "$BE" --version | cut -d' ' -f1-2)"
 
 "$GEN" --write "$TMP/fx" >/dev/null 2>&1
 for f in "$TMP"/fx/*.data; do
@@ -65,8 +45,13 @@ for f in "$TMP"/fx/*.data; do
 	*) views="profileme profileme-pc" ;;
 	esac
 	for v in $views; do
-		"$TMP/pm-json.host" $v "$f" >"$TMP/host.json" 2>/dev/null
-		"$QEMU" "$TMP/pm-json.s390x" $v "$f" >"$TMP/be.json" 2>/dev/null
+		case $v in
+		mem) args=(mem) ;;
+		profileme) args=(profileme) ;;
+		profileme-pc) args=(profileme --pc) ;;
+		esac
+		(cd "$TMP/fx" && "$PMPROF" "${args[@]}" --format json -i "$f") >"$TMP/host.json" 2>/dev/null
+		(cd "$TMP/fx" && "$QEMU" "$BE" "${args[@]}" --format json -i "$f") >"$TMP/be.json" 2>"$TMP/be.err"
 		if [ -s "$TMP/host.json" ]; then
 			check_files_eq "profileme-bigendian: $name $v: s390x == host" \
 				"$TMP/host.json" "$TMP/be.json"
@@ -76,7 +61,8 @@ for f in "$TMP"/fx/*.data; do
 	done
 done
 
-# Against the hand-worked document, symbols aside (this build has none).
+# Against the hand-worked document, symbols aside (the document leaves
+# out the fixture binaries' paths).
 strip='import json,sys
 d=json.load(open(sys.argv[1]))
 for t in d.get("tables", []):
@@ -88,7 +74,7 @@ for r in d.get("rows", []):
         r.pop(k, None)
 json.dump(d, open(sys.argv[2], "w"), sort_keys=True)'
 for order in le be; do
-	"$QEMU" "$TMP/pm-json.s390x" profileme-pc "$TMP/fx/rules-$order.data" >"$TMP/be.json" 2>/dev/null
+	(cd "$TMP/fx" && "$QEMU" "$BE" profileme --pc --format json -i "$TMP/fx/rules-$order.data") >"$TMP/be.json" 2>/dev/null
 	python3 -c "$strip" "$TMP/be.json" "$TMP/got.json"
 	python3 -c "$strip" "$TMP/fx/expect-pc.json" "$TMP/want.json"
 	check "profileme-bigendian: s390x pc view of rules-$order equals the hand-worked tables" \
@@ -96,7 +82,7 @@ for order in le be; do
 done
 if [ -s "$TMP/fx/branch-random.data" ]; then
 	read -r pc n mis taken <"$TMP/fx/branch-random.expect"
-	"$QEMU" "$TMP/pm-json.s390x" profileme-pc "$TMP/fx/branch-random.data" >"$TMP/be.json" 2>/dev/null
+	(cd "$TMP/fx" && "$QEMU" "$BE" profileme --pc --format json -i "$TMP/fx/branch-random.data") >"$TMP/be.json" 2>/dev/null
 	check_eq "profileme-bigendian: s390x: the branch on random data" \
 		"$pc $n $mis $taken" \
 		"$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["tables"][0]["rows"][0]; print(r["pc"], r["samples"], r["mispredicted"], r["taken"])' "$TMP/be.json")"

@@ -50,22 +50,22 @@ $3 == "SAMPLE" {
 	next
 }
 END {
+	# percentiles from a histogram of the (integer) window lengths: a
+	# sort of every window recurses too deep in mawk when all are equal
 	if (nw) {
-		n = nw
-		for (i = 1; i <= n; i++) s[i] = w[i]
-		qs(s, 1, n)
-		p95 = int(n * 0.95); if (p95 < 1) p95 = 1
-		printf "bursts %d bad %d short_bursts %d windows %d min %d p50 %d p95 %d max %d within %d\n", bursts, bad, shortb, nw, s[1], s[int((n + 1) / 2)], s[p95], s[n], within
+		nk = 0
+		for (i = 1; i <= nw; i++) if (!(w[i] in hist)) { keys[++nk] = w[i] + 0; hist[w[i]] = 0 }
+		for (i = 1; i <= nw; i++) hist[w[i]]++
+		for (i = 2; i <= nk; i++) { t = keys[i]; for (j = i - 1; j >= 1 && keys[j] > t; j--) keys[j + 1] = keys[j]; keys[j + 1] = t }
+		p50 = pct(int((nw + 1) / 2)); p95 = int(nw * 0.95); if (p95 < 1) p95 = 1
+		printf "bursts %d bad %d short_bursts %d windows %d min %d p50 %d p95 %d max %d within %d\n", bursts, bad, shortb, nw, keys[1], p50, pct(p95), keys[nk], within
 	} else
 		printf "bursts %d bad %d short_bursts %d windows 0 min 0 p50 0 p95 0 max 0 within 0\n", bursts, bad, shortb
 	for (i = 1; i <= ne && i <= 10; i++) print "error: " errs[i]
 }
-function qs(a, lo, hi,    i, last, t) {
-	if (lo >= hi) return
-	t = a[lo]; a[lo] = a[int((lo + hi) / 2)]; a[int((lo + hi) / 2)] = t
-	last = lo
-	for (i = lo + 1; i <= hi; i++)
-		if (a[i] < a[lo]) { last++; t = a[last]; a[last] = a[i]; a[i] = t }
-	t = a[lo]; a[lo] = a[last]; a[last] = t
-	qs(a, lo, last - 1); qs(a, last + 1, hi)
+# the k-th smallest window (1-based)
+function pct(k,    i, c) {
+	c = 0
+	for (i = 1; i <= nk; i++) { c += hist[keys[i]]; if (c >= k) return keys[i] }
+	return keys[nk]
 }

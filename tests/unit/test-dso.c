@@ -572,10 +572,22 @@ static void test_vdso(void **state)
 	FILE *f;
 
 	(void)state;
-	maps = st_run("grep '\\[vdso\\]' /proc/%d/maps", (int)getpid());
+	/* this process's own view of its maps: under qemu-user another
+	 * process (grep) would see qemu's, not the emulated program's */
+	f = fopen("/proc/self/maps", "r");
+	maps = NULL;
+	if (f) {
+		char line[512];
+
+		while (!maps && fgets(line, sizeof(line), f))
+			if (strstr(line, "[vdso]"))
+				maps = strdup(line);
+		fclose(f);
+	}
 	if (!maps || sscanf(maps, "%" SCNx64 "-%" SCNx64, &lo, &hi) != 2) {
 		free(maps);
 		st_rmdir(dir);
+		print_message("no [vdso] in /proc/self/maps: nothing to compare\n");
 		skip();
 	}
 	free(maps);

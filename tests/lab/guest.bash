@@ -1,0 +1,46 @@
+# Shared by tests/lab/*.sh (make check-lab): tests/lib.sh's ok/not_ok
+# plus the guest (tests/run.sh runs tests/lab/*.sh; this is sourced).
+# The guest is built by `make check-lab` (scripts/lab/build.sh);
+# a test whose guest is missing fails, it never skips: the lab exists to
+# run these checks.
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+LAB_RUN="$TOP/scripts/lab/run.sh"
+MANIFEST="$TOP/$BUILD/lab/manifest"
+
+lab_ready() {
+	if [ ! -f "$MANIFEST" ]; then
+		not_ok "$1: no guest ($MANIFEST): scripts/lab/build.sh failed or did not run"
+		exit 0
+	fi
+}
+
+# guest NAME [run.sh options] -- SCRIPT: run the sh script SCRIPT (a
+# string) in the guest, with tests/tools in /lab/add/tools; its output
+# directory comes back as $TMP/NAME, its stdout in $TMP/NAME.out, its
+# stderr and the console in $TMP/NAME.err and $TMP/NAME.console. Sets RC.
+guest() {
+	local name=$1 opts=()
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	mkdir -p "$TMP/$name.add/tools"
+	cp "$TOP"/tests/tools/*.awk "$TOP"/tests/tools/*.sh "$TMP/$name.add/tools/"
+	printf 'set -u\n%s\n' "$1" >"$TMP/$name.add/script.sh"
+	"$LAB_RUN" --timeout "${LAB_TIMEOUT:-1800}" "${opts[@]}" --add "$TMP/$name.add" --out "$TMP/$name" \
+		--log "$TMP/$name.console" -- sh /lab/add/script.sh \
+		>"$TMP/$name.out" 2>"$TMP/$name.err"
+	RC=$?
+	if [ "$RC" = 125 ]; then
+		not_ok "$name: the guest failed"
+		sed 's/^/# /' "$TMP/$name.err" | tail -20
+		exit 0
+	fi
+}
+
+# show FILE...: a failed check's evidence
+show() {
+	local f
+	for f in "$@"; do
+		[ -f "$f" ] && sed "s|^|# $(basename "$f"): |" "$f" | head -15
+	done
+}
