@@ -218,9 +218,11 @@ size_t pm_metrics__nr_readers(const struct pm_metrics *m);
  * the event's group (see Groups); the caller adds the record's offset. */
 int pm_metrics__sample(struct pm_metrics *m, const struct pm_sample *s,
 		       const struct pm_metrics_loc *loc, struct pm_error *err);
-/* Stops: THROTTLE (counted), UNTHROTTLE and LOST (restart the id's streams). */
-void pm_metrics__throttle(struct pm_metrics *m, uint64_t id);
-void pm_metrics__unthrottle(struct pm_metrics *m, uint64_t id);
+/* Stops: THROTTLE (counted), UNTHROTTLE and LOST (restart the id's
+ * streams). misc is the record's: PM_MISC_PMPROF_STOP marks pmprof
+ * record's burst gaps, counted apart from the kernel's throttling. */
+void pm_metrics__throttle(struct pm_metrics *m, uint64_t id, uint16_t misc);
+void pm_metrics__unthrottle(struct pm_metrics *m, uint64_t id, uint16_t misc);
 void pm_metrics__lost(struct pm_metrics *m, uint64_t id, uint64_t nr_lost);
 /* THROTTLE, UNTHROTTLE, LOST, LOST_SAMPLES and ID_INDEX records (the
  * scopes of ids); others ignored. */
@@ -233,12 +235,31 @@ struct pm_metrics_summary {
 	uint64_t windows;		/* closing samples: kept + discarded */
 	uint64_t kept, discarded;
 	uint64_t opening;		/* opening samples */
-	uint64_t throttles, unthrottles;
+	uint64_t throttles, unthrottles;	/* the kernel's */
+	uint64_t burst_stops, burst_restarts;	/* pmprof record's burst gaps */
 	uint64_t lost_records, lost_samples;
 	uint64_t ignored;		/* samples without counter reads */
 };
 
 const struct pm_metrics_summary *pm_metrics__summary(struct pm_metrics *m);
+
+/*
+ * A group's counting time, from reads with TOTAL_TIME_ENABLED and
+ * TOTAL_TIME_RUNNING (pmprof record --metrics asks for them): the sums of
+ * each stream's increments between consecutive samples. running below
+ * enabled: the kernel multiplexed the group with others (too few
+ * counters), its counts are samples of the time it ran.
+ */
+struct pm_metrics_group {
+	const char *leader;		/* its first event's name */
+	size_t nr_events;
+	bool timed;			/* its reads carry the times */
+	uint64_t enabled, running;	/* ns */
+};
+
+size_t pm_metrics__nr_groups(const struct pm_metrics *m);
+int pm_metrics__group(const struct pm_metrics *m, size_t i,
+		      struct pm_metrics_group *out);
 
 /* The counters (events that are read in some group), in event order.
  * Read the results (these and what follows) once the samples are in: a
@@ -296,6 +317,12 @@ struct pm_table *pm_metrics__table(struct pm_metrics *m,
 				   enum pm_metrics_layout layout, size_t top);
 /* The summary line for the table's comment (no newline). */
 void pm_metrics__summary_line(struct pm_metrics *m, char *buf, size_t size);
+/* What a recording of software events only can and cannot tell. */
+#define PM_METRICS_SOFTWARE_NOTE \
+	"software events only (no hardware PMU where this was recorded): the shares of cpu-clock and task-clock are pmprof report's profile; CPI, branch, cache and top-down metrics need a PMU (pmprof sim models one)"
+/* How long the groups counted of their enabled time (multiplexing); ""
+ * when the reads carry no times. */
+void pm_metrics__groups_line(struct pm_metrics *m, char *buf, size_t size);
 /*
  * The JSON document: {"mode", "windows", "opening", "samples",
  * "discarded", "kept", "throttles", "lost", "events": [...],

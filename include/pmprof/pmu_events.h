@@ -22,6 +22,7 @@
 #define PMPROF_PMU_EVENTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum pm_pmu_family {
@@ -41,5 +42,14 @@ const char *pm_pmu_event__name(enum pm_pmu_family fam, uint64_t config);
  * family does not have it. */
 int pm_pmu_event__config(enum pm_pmu_family fam, const char *name,
 			 uint64_t *config);
+
+/*
+ * An x86 CPUID string in either of perf's forms: the header's
+ * "AuthenticAMD,25,17,1" (family, model, stepping in decimal) or the
+ * pmu-events' "AuthenticAMD-25-11-1" (PERF_CPUID: family decimal, model
+ * and stepping hex). 0 and the parts, or -1.
+ */
+int pm_cpuid__x86(const char *cpuid, char *vendor, size_t size,
+		  unsigned int *family, unsigned int *model);
 
 #endif

@@ -53,6 +53,7 @@ static void new_group(struct pm_metrics *m, const int *member, size_t nr)
 	m->groups = pm_reallocarray(m->groups, m->nr_groups + 1,
 				    sizeof(*m->groups));
 	g = &m->groups[m->nr_groups];
+	memset(g, 0, sizeof(*g));
 	g->leader = member[0];
 	g->nr = nr;
 	g->member = pm_calloc(nr, sizeof(*g->member));

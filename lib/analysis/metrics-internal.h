@@ -40,6 +40,8 @@ struct mx_group {
 	int *cache_pos;		/* and the positions they went to (-1: none) */
 	uint64_t kept;		/* kept windows over every function */
 	double *sq;		/* nr: sum of squared counts over them */
+	bool timed;		/* reads with the enabled and running times */
+	uint64_t enabled, running;	/* their increments, summed */
 };
 
 struct mx_counter {
@@ -65,6 +67,8 @@ struct mx_stream {
 	bool started;
 	const void *dso, *sym, *caller;	/* the previous sample's */
 	size_t vals;		/* offset of nr values in m->vals */
+	bool timed;		/* the previous sample had the times */
+	uint64_t enabled, running;	/* and these */
 };
 
 /* Per function and group, what the intervals need. */
@@ -101,6 +105,7 @@ struct pm_metrics {
 	double slots;		/* PMU_CAPS slots per cycle; 0: unknown */
 	char td_note[256];	/* how the top-down columns were made, or why
 				   there are none */
+	bool software_only;	/* every counter a software event */
 	bool ready;
 	bool described;		/* groups come from GROUP_DESC */
 	size_t laid_out;	/* nr_groups when the counters were made, + 1 */

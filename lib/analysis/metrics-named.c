@@ -149,4 +149,11 @@ void mx_build_metrics(struct pm_metrics *m)
 		mx_add_metric(m, name, (int)c, -1, 100, 100);
 	}
 	free(has_mpki);
+	/* Software events only (no PMU where it was recorded): the shares
+	 * are the profile's, say what is missing instead of leaving it to
+	 * the reader to notice. */
+	m->software_only = m->nr_counters > 0;
+	for (c = 0; c < m->nr_counters; c++)
+		if (m->events[m->counters[c].event].attr.type != PM_TYPE_SOFTWARE)
+			m->software_only = false;
 }

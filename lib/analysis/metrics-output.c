@@ -243,7 +243,7 @@ struct pm_table *pm_metrics__table(struct pm_metrics *m,
 	size_t *order;
 	size_t nr, i, k;
 	int c_sym, c_dso, c_n, c_dis = -1, first_metric;
-	char line[256];
+	char line[512];
 
 	mx_finish(m);	/* the metrics are known from here on */
 	order = pm_calloc(m->nr_metrics + 1, sizeof(*order));
@@ -307,6 +307,13 @@ struct pm_table *pm_metrics__table(struct pm_metrics *m,
 	pm_metrics__summary_line(m, line, sizeof(line));
 	pm_table__set_title(t, "per-function metrics from sample windows");
 	pm_table__add_comment(t, "%s", line);
+	pm_metrics__groups_line(m, line, sizeof(line));
+	if (line[0])
+		pm_table__add_comment(t, "%s", line);
+	if (m->td_note[0])
+		pm_table__add_comment(t, "%s", m->td_note);
+	if (m->software_only)
+		pm_table__add_comment(t, "%s", PM_METRICS_SOFTWARE_NOTE);
 	return t;
 }
 
@@ -317,10 +324,68 @@ void pm_metrics__summary_line(struct pm_metrics *m, char *buf, size_t size)
 	snprintf(buf, size,
 		 "windows used %" PRIu64 ", discarded %" PRIu64
 		 ", opening samples %" PRIu64 ", throttles %" PRIu64
-		 ", lost %" PRIu64 " (mode %s%s)",
-		 s->kept, s->discarded, s->opening, s->throttles,
-		 s->lost_records, pm_metrics_mode__name(s->mode),
+		 " (the kernel's), burst stops %" PRIu64
+		 ", lost %" PRIu64 " (%" PRIu64 " samples) (mode %s%s)",
+		 s->kept, s->discarded, s->opening, s->throttles, s->burst_stops,
+		 s->lost_records, s->lost_samples, pm_metrics_mode__name(s->mode),
 		 s->short_windows ? ", short windows" : "");
+}
+
+size_t pm_metrics__nr_groups(const struct pm_metrics *m)
+{
+	mx_finish((struct pm_metrics *)m);
+	return m->nr_groups;
+}
+
+int pm_metrics__group(const struct pm_metrics *m, size_t i,
+		      struct pm_metrics_group *out)
+{
+	const struct mx_group *g;
+
+	mx_finish((struct pm_metrics *)m);
+	if (i >= m->nr_groups)
+		return -ENOENT;
+	g = &m->groups[i];
+	out->leader = m->events[g->leader].counter >= 0 ?
+		      m->counters[m->events[g->leader].counter].name : "?";
+	out->nr_events = g->nr;
+	out->timed = g->timed;
+	out->enabled = g->enabled;
+	out->running = g->running;
+	return 0;
+}
+
+/* "groups counted 100% of their enabled time", or each one's share when
+ * the kernel multiplexed them; "" without times in the reads. */
+void pm_metrics__groups_line(struct pm_metrics *m, char *buf, size_t size)
+{
+	size_t i, n = 0, timed = 0, full = 0;
+	struct pm_metrics_group g;
+
+	buf[0] = 0;
+	for (i = 0; i < pm_metrics__nr_groups(m); i++) {
+		pm_metrics__group(m, i, &g);
+		timed += g.timed && g.enabled;
+		full += g.timed && g.enabled && g.running == g.enabled;
+	}
+	if (!timed)
+		return;
+	if (full == timed) {
+		snprintf(buf, size, "%s counted all of %s enabled time (no multiplexing)",
+			 timed > 1 ? "the groups" : "the group", timed > 1 ? "their" : "its");
+		return;
+	}
+	n = (size_t)snprintf(buf, size, "multiplexed (fewer counters than events): ");
+	for (i = 0; i < pm_metrics__nr_groups(m) && n < size; i++) {
+		pm_metrics__group(m, i, &g);
+		if (!g.timed || !g.enabled)
+			continue;
+		n += (size_t)snprintf(buf + n, size - n, "%sgroup %zu (%s, %zu events) counted %.1f%%",
+				      n > 44 ? ", " : "", i + 1, g.leader, g.nr_events,
+				      100.0 * (double)g.running / (double)g.enabled);
+	}
+	if (n < size)
+		snprintf(buf + n, size - n, " of its enabled time");
 }
 
 /* ---- JSON ------------------------------------------------------------ */
@@ -340,7 +405,27 @@ void pm_metrics__json(struct pm_metrics *m, struct pm_json *j, size_t top)
 	pm_json__kv_u64(j, "discarded", s->discarded);
 	pm_json__kv_u64(j, "kept", s->kept);
 	pm_json__kv_u64(j, "throttles", s->throttles);
+	pm_json__kv_u64(j, "burst_stops", s->burst_stops);
 	pm_json__kv_u64(j, "lost", s->lost_records);
+	pm_json__kv_u64(j, "lost_samples", s->lost_samples);
+	pm_json__kv_string(j, "topdown", m->td_note);
+	pm_json__kv_bool(j, "software_only", m->software_only);
+	pm_json__key(j, "groups");
+	pm_json__begin_array(j);
+	for (k = 0; k < m->nr_groups; k++) {
+		struct pm_metrics_group g;
+
+		pm_metrics__group(m, k, &g);
+		pm_json__begin_object(j);
+		pm_json__kv_string(j, "leader", g.leader);
+		pm_json__kv_u64(j, "events", g.nr_events);
+		if (g.timed) {
+			pm_json__kv_u64(j, "enabled_ns", g.enabled);
+			pm_json__kv_u64(j, "running_ns", g.running);
+		}
+		pm_json__end_object(j);
+	}
+	pm_json__end_array(j);
 	pm_json__key(j, "events");
 	pm_json__begin_array(j);
 	for (k = 0; k < m->nr_counters; k++)

@@ -171,13 +171,14 @@ static void add_value(struct pm_metrics *m, const struct mx_formula *proto,
 }
 
 /* Slots per cycle of an AMD core from the CPUID feature
- * ("AuthenticAMD-25-11-1": vendor, family in decimal, model, stepping). */
+ * ("AuthenticAMD,25,17,1": vendor, family, model, stepping). */
 static double amd_width(const char *cpuid)
 {
-	unsigned int family;
+	unsigned int family, model;
+	char vendor[32];
 
-	if (!cpuid || strncmp(cpuid, "AuthenticAMD-", 13) ||
-	    sscanf(cpuid + 13, "%u", &family) != 1)
+	if (pm_cpuid__x86(cpuid, vendor, sizeof(vendor), &family, &model) ||
+	    strcmp(vendor, "AuthenticAMD"))
 		return 0;
 	if (family == 0x19)
 		return 6;	/* Zen 4: 6-wide dispatch */

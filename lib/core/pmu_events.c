@@ -5,6 +5,8 @@
  * metrics' roles, the simulator's streams, the recorder's choices.
  */
 #include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pmprof/pmu_events.h"
@@ -156,4 +158,28 @@ int pm_pmu_event__config(enum pm_pmu_family fam, const char *name,
 			return 0;
 		}
 	return -1;
+}
+
+int pm_cpuid__x86(const char *cpuid, char *vendor, size_t size,
+		  unsigned int *family, unsigned int *model)
+{
+	size_t n = cpuid ? strcspn(cpuid, ",-") : 0;
+	const char *p;
+	char *end;
+	char sep;
+
+	if (!n || !cpuid[n] || n >= size)
+		return -1;
+	sep = cpuid[n];
+	memcpy(vendor, cpuid, n);
+	vendor[n] = 0;
+	p = cpuid + n + 1;
+	*family = (unsigned int)strtoul(p, &end, 10);
+	if (end == p || *end != sep)
+		return -1;
+	p = end + 1;
+	*model = (unsigned int)strtoul(p, &end, sep == ',' ? 10 : 16);
+	if (end == p || (*end && *end != sep))
+		return -1;
+	return 0;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Top-down level 1 and the miss rates from recordings the writer makes:
+ * Top-down level 1, the miss rates and the summary's stops and counting
+ * time, from recordings the writer makes:
  * Neoverse raw codes with PMU_CAPS slots, Intel's slots group sampled by
  * its second event, AMD Zen 4 split over two groups. Every expected value
  * is computed here from the windows the test writes, with each vendor's
@@ -44,7 +45,10 @@ struct rec {
 	int nev;
 	uint64_t cum[16];	/* each event's count so far */
 	uint64_t t;
+	uint64_t enabled, running;	/* the next sample's times, with timed */
 };
+
+static bool timed;	/* rec_open asks for TOTAL_TIME_ENABLED/RUNNING */
 
 static void rec_open(struct rec *r, const char *arch, const char *cpuid,
 		     const char *slots, const struct ev *ev, int nev)
@@ -65,7 +69,9 @@ static void rec_open(struct rec *r, const char *arch, const char *cpuid,
 		pm_kit__event(r->k, ev[e].name, RAW, ev[e].config, st,
 			      ev[e].samples ? 100000 : 0);
 		a = pm_kit__attr(r->k, e);
-		a->read_format = PM_FORMAT_ID | PM_FORMAT_GROUP;
+		a->read_format = PM_FORMAT_ID | PM_FORMAT_GROUP |
+				 (timed ? PM_FORMAT_TOTAL_TIME_ENABLED |
+					  PM_FORMAT_TOTAL_TIME_RUNNING : 0);
 		if (first[ev[e].group] < 0)
 			first[ev[e].group] = e;
 		nr[ev[e].group]++;
@@ -111,7 +117,20 @@ static void rec_window(struct rec *r, int g, uint64_t ip, const uint64_t *w)
 	s.id = pm_kit__id(r->k, sampler);
 	s.read.nr = (uint64_t)n;
 	s.read.values = vals;
+	s.read.time_enabled = r->enabled;
+	s.read.time_running = r->running;
 	pm_kit__sample_full(r->k, sampler, &s);
+}
+
+/* A THROTTLE or UNTHROTTLE of event e's id, misc as given. */
+static void rec_stop(struct rec *r, int e, uint32_t type, uint16_t misc)
+{
+	struct pm_rec_throttle th = { .time = r->t += 100, .id = pm_kit__id(r->k, e),
+				      .stream_id = pm_kit__id(r->k, e) };
+	struct pm_error err = { 0 };
+
+	assert_int_equal(pm_writer__throttle(pm_kit__writer(r->k), type, misc, &th,
+					     NULL, &err), 0);
 }
 
 static struct pm_metrics *rec_analyse(struct rec *r, bool ci)
@@ -130,8 +149,10 @@ static struct pm_metrics *rec_analyse(struct rec *r, bool ci)
 		struct pm_metrics_loc loc = { .dso = dso, .dso_name = dso };
 		struct pm_sample s;
 
-		if (rec.type != PM_RECORD_SAMPLE)
+		if (rec.type != PM_RECORD_SAMPLE) {
+			assert_int_equal(pm_metrics__record(m, rd, &rec, &err), 0);
 			continue;
+		}
 		assert_int_equal(pm_reader__parse_sample(rd, &rec, &s, &err), 0);
 		loc.sym = loc.sym_name = s.ip == F ? sym_f : sym_g;
 		assert_int_equal(pm_metrics__sample(m, &s, &loc, &err), 0);
@@ -495,6 +516,104 @@ static void test_cache_roles(void **state)
 			 PM_ROLE_DTLB_MISS);
 }
 
+/* ---- the summary ------------------------------------------------------- */
+
+/*
+ * pmprof record's burst gaps (THROTTLE and UNTHROTTLE with misc
+ * PM_MISC_PMPROF_STOP) are counted apart from the kernel's throttling;
+ * both restart the stream, so the sample after either opens a window.
+ */
+static void test_stops(void **state)
+{
+	static const struct ev ev[] = { { "r11", 0x11, 0, true }, { "r8", 0x08, 0, false } };
+	static const uint64_t w[2] = { 1000, 400 };
+	const struct pm_metrics_summary *sum;
+	struct pm_metrics *m;
+	struct rec r;
+
+	(void)state;
+	rec_open(&r, "aarch64", NULL, NULL, ev, 2);
+	rec_window(&r, 0, F, w);			/* opening */
+	rec_window(&r, 0, F, w);			/* window 1 */
+	rec_stop(&r, 0, PM_RECORD_THROTTLE, PM_MISC_PMPROF_STOP);
+	rec_stop(&r, 0, PM_RECORD_UNTHROTTLE, PM_MISC_PMPROF_STOP);
+	rec_window(&r, 0, F, w);			/* opening */
+	rec_window(&r, 0, F, w);			/* window 2 */
+	rec_stop(&r, 0, PM_RECORD_THROTTLE, PM_MISC_PMPROF_STOP);
+	rec_stop(&r, 0, PM_RECORD_UNTHROTTLE, PM_MISC_PMPROF_STOP);
+	rec_window(&r, 0, F, w);			/* opening */
+	rec_stop(&r, 0, PM_RECORD_THROTTLE, 0);		/* the kernel's */
+	rec_stop(&r, 0, PM_RECORD_UNTHROTTLE, 0);
+	rec_window(&r, 0, F, w);			/* opening */
+	rec_window(&r, 0, F, w);			/* window 3 */
+	m = rec_analyse(&r, false);
+	sum = pm_metrics__summary(m);
+	assert_int_equal(sum->burst_stops, 2);
+	assert_int_equal(sum->burst_restarts, 2);
+	assert_int_equal(sum->throttles, 1);
+	assert_int_equal(sum->unthrottles, 1);
+	assert_int_equal(sum->opening, 4);
+	assert_int_equal(sum->windows, 3);
+	pm_metrics__delete(m);
+}
+
+/*
+ * The counting time of each group from its reads' TOTAL_TIME_ENABLED and
+ * TOTAL_TIME_RUNNING: group 0 ran half the time it was enabled (the
+ * kernel multiplexed it), group 1 all of it.
+ */
+static void test_counting_time(void **state)
+{
+	static const struct ev ev[] = {
+		{ "r11", 0x11, 0, true }, { "r8", 0x08, 0, false },
+		{ "r11", 0x11, 1, true }, { "r3e", 0x3e, 1, false },
+	};
+	static const uint64_t w[2] = { 1000, 400 };
+	struct pm_metrics_group g;
+	struct pm_metrics *m;
+	struct rec r;
+	char line[512];
+	int i;
+
+	(void)state;
+	timed = true;
+	rec_open(&r, "aarch64", NULL, NULL, ev, 4);
+	timed = false;
+	for (i = 0; i < 4; i++) {
+		r.enabled = 1000 + 2000 * (uint64_t)i;	/* +2000 each */
+		r.running = 700 + 1000 * (uint64_t)i;	/* +1000 each */
+		rec_window(&r, 0, F, w);
+		r.running = r.enabled;
+		rec_window(&r, 1, F, w);
+	}
+	m = rec_analyse(&r, false);
+	assert_int_equal(pm_metrics__nr_groups(m), 2);
+	assert_int_equal(pm_metrics__group(m, 0, &g), 0);
+	assert_true(g.timed);
+	assert_int_equal(g.nr_events, 2);
+	assert_int_equal(g.enabled, 6000);
+	assert_int_equal(g.running, 3000);
+	assert_string_equal(g.leader, "r11");
+	assert_int_equal(pm_metrics__group(m, 1, &g), 0);
+	assert_int_equal(g.enabled, 6000);
+	assert_int_equal(g.running, 6000);
+	assert_int_equal(pm_metrics__group(m, 2, &g), -ENOENT);
+	pm_metrics__groups_line(m, line, sizeof(line));
+	assert_string_equal(line, "multiplexed (fewer counters than events): group 1 (r11, 2 events) counted 50.0%, group 2 (r11#2, 2 events) counted 100.0% of its enabled time");
+	pm_metrics__delete(m);
+
+	/* without the times in the reads: nothing to say */
+	rec_open(&r, "aarch64", NULL, NULL, ev, 4);
+	rec_window(&r, 0, F, w);
+	rec_window(&r, 0, F, w);
+	m = rec_analyse(&r, false);
+	pm_metrics__groups_line(m, line, sizeof(line));
+	assert_string_equal(line, "");
+	assert_int_equal(pm_metrics__group(m, 0, &g), 0);
+	assert_false(g.timed);
+	pm_metrics__delete(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -505,6 +624,8 @@ int main(void)
 		cmocka_unit_test(test_amd),
 		cmocka_unit_test(test_miss_rates),
 		cmocka_unit_test(test_cache_roles),
+		cmocka_unit_test(test_stops),
+		cmocka_unit_test(test_counting_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
