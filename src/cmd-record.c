@@ -52,9 +52,10 @@ struct record_cli {
 	const char *mmap_pages;		/* -m */
 	const char *output;		/* -o */
 	const char *hf_mode;		/* --hf-mode */
-	bool metrics;			/* --metrics */
+	bool metrics;			/* --metrics[=SET] */
+	const char *metrics_set;	/* its SET: NULL for the default group */
 	bool quiet;			/* -q */
-	char metrics_spec[512];
+	char metrics_spec[1024];
 	int plan;			/* windows shown per event */
 	uint64_t seed;
 	enum pm_output_format format;
@@ -63,8 +64,8 @@ struct record_cli {
 static const char *const record_usage[] = {
 	"pmprof record [-e EVENT]... [-c N | -F HZ] [-a] [-C CPUS] [-p PID | -t TID]\n"
 	"              [-g | --call-graph fp[,DEPTH]] [-T] [--sample-cpu] [-k CLOCKID]\n"
-	"              [-m PAGES] [-o FILE] [--hf-mode auto|kernel|burst|fixed|off]\n"
-	"              [--metrics] [-- COMMAND [ARG]...]",
+	"              [-m PAGES] [-o FILE] [--hf-mode auto|kernel|strobe|burst|fixed|off]\n"
+	"              [--metrics [default|topdown]] [--sysfs DIR] [-- COMMAND [ARG]...]",
 	"pmprof record [-e EVENT]... [-c N | -F HZ] [-g] --dry-run [--format json]",
 	NULL,
 };
@@ -170,6 +171,39 @@ static int resolve_freq(struct record_cli *rc)
 	return 0;
 }
 
+/*
+ * --metrics: the groups for this machine (a --sysfs tree: the machine it
+ * describes), the long period from -c or -F, and what perf record's
+ * options add for the reference analysis: call graphs fp,4, -T,
+ * --sample-cpu. Says what it chose, and why, on stderr.
+ */
+static int choose_metrics(struct record_cli *rc)
+{
+	struct pm_metrics_request rq = {
+		.set = rc->metrics_set, .sysfs_root = rc->sysfs,
+		.period = rc->period, .freq = rc->freq,
+	};
+	struct pm_metrics_choice mc;
+	struct pm_error err;
+
+	if (rc->events.nr)
+		return pm_cli_usage_error("--metrics chooses the events: do not give -e");
+	if (pm_recorder__choose_metrics(&rq, &mc, &err))
+		return pm_cli_usage_error("%s", err.msg);
+	snprintf(rc->metrics_spec, sizeof(rc->metrics_spec), "%s", mc.spec);
+	if (!rc->callgraph_fp && !rc->callgraph)
+		rc->callgraph = "fp,4";
+	rc->timestamp = true;
+	rc->sample_cpu = true;
+	if (rc->quiet)
+		return 0;
+	/* without a PMU one line says it all, the group included */
+	if (mc.hw)
+		fprintf(stderr, "pmprof record: --metrics: %s\n", mc.spec);
+	fprintf(stderr, "pmprof record: --metrics: %s\n", mc.why);
+	return 0;
+}
+
 /* Parse the events and configure them as perf record does. */
 static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 {
@@ -180,6 +214,14 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 	bool had_tracefs = !pm_tracefs__find(rc->sysfs, tracefs, sizeof(tracefs));
 	int i, ret;
 
+	if (rc->period_arg && rc->freq_arg)
+		return pm_cli_usage_error("-c and -F are mutually exclusive");
+	ret = resolve_freq(rc);
+	if (ret)
+		return ret;
+	/* first: it sets the call graph, -T and --sample-cpu */
+	if (rc->metrics && (ret = choose_metrics(rc)))
+		return ret;
 	memset(&rd, 0, sizeof(rd));
 	rd.timestamp = rc->timestamp;
 	rd.sample_cpu = rc->sample_cpu;
@@ -188,11 +230,6 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 		rd.callgraph = PM_CALLGRAPH_FP;
 	if (rc->callgraph && parse_callgraph(rc->callgraph, &rd))
 		return PM_EXIT_USAGE;
-	if (rc->period_arg && rc->freq_arg)
-		return pm_cli_usage_error("-c and -F are mutually exclusive");
-	ret = resolve_freq(rc);
-	if (ret)
-		return ret;
 	rd.period = rc->period;
 	rd.freq = rc->freq;
 	rd.default_freq = rc->default_freq;
@@ -218,6 +255,11 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 			tracefs);
 	if (pm_evspec__apply_record(list, &rd, &err))
 		return pm_cli_usage_error("%s", err.msg);
+	/* --metrics: how long each group really counted (multiplexing) */
+	for (i = 0; rc->metrics && i < (int)list->nr; i++)
+		if (list->ev[i].attr.sample_type & PM_SAMPLE_READ)
+			list->ev[i].attr.read_format |= PM_FORMAT_TOTAL_TIME_ENABLED |
+							PM_FORMAT_TOTAL_TIME_RUNNING;
 	return 0;
 }
 
@@ -304,7 +346,20 @@ static bool samples(const struct pm_evspec_list *l, size_t i)
 
 /* ---- output ---- */
 
-static void print_json(const struct pm_evspec_list *l, const struct record_cli *rc)
+/* The attr as the recording opens it: strobe mode moves the short period
+ * into the PMU's strobe field. */
+static struct pm_attr opened_attr(const struct pm_evspec_event *ev,
+				  const struct pm_hf_plan *plan)
+{
+	struct pm_attr a = ev->attr;
+
+	if (plan->mode == PM_HF_STROBE && a.hf_sample_period)
+		pm_hf_plan__strobe_attr(plan, &a, NULL);
+	return a;
+}
+
+static void print_json(const struct pm_evspec_list *l, const struct record_cli *rc,
+		       const struct pm_hf_plan *plan)
 {
 	struct pm_json j;
 	struct window *w = calloc((size_t)rc->plan + 1, sizeof(*w));
@@ -319,8 +374,12 @@ static void print_json(const struct pm_evspec_list *l, const struct record_cli *
 		pm_json__begin_object(&j);
 		pm_json__kv_u64(&j, "index", i);
 		pm_json__kv_string(&j, "name", ev->name);
+		struct pm_attr a = opened_attr(ev, plan);
+
 		pm_json__kv_u64(&j, "group_leader", (uint64_t)ev->group_leader);
-		pm_attr__json_fields(&j, &ev->attr);
+		if (ev->attr.hf_sample_period)
+			pm_json__kv_string(&j, "hf_mode", pm_hf_mode__name(plan->mode));
+		pm_attr__json_fields(&j, &a);
 		pm_json__kv_u64(&j, "hf_burst", ev->hf_burst);
 		pm_json__kv_u64(&j, "hf_jitter", ev->hf_jitter);
 		pm_json__key(&j, "plan");
@@ -343,20 +402,26 @@ static void print_json(const struct pm_evspec_list *l, const struct record_cli *
 	free(w);
 }
 
-static void print_text(const struct pm_evspec_list *l, const struct record_cli *rc)
+static void print_text(const struct pm_evspec_list *l, const struct record_cli *rc,
+		       const struct pm_hf_plan *plan)
 {
 	struct pm_attr_field f[PM_ATTR_MAX_FIELDS];
 	struct pm_strbuf sb = PM_STRBUF_INIT;
 	struct window *w = calloc((size_t)rc->plan + 1, sizeof(*w));
 	size_t i, k, n;
 
+	if (plan->note[0])
+		printf("%s\n", plan->note);
+	else if (plan->mode != PM_HF_NONE)
+		printf("hf mode: %s\n", pm_hf_mode__name(plan->mode));
 	for (i = 0; i < l->nr; i++) {
 		const struct pm_evspec_event *ev = &l->ev[i];
+		struct pm_attr a = opened_attr(ev, plan);
 		bool freq = pm_attr__flag(&ev->attr, PM_ATTR_FREQ);
 		int nw = samples(l, i) ? plan_windows(ev, rc->seed, w, rc->plan) : 0;
 
 		printf("event %zu: %s (group leader %d)\n", i, ev->name, ev->group_leader);
-		n = pm_attr__fields(&ev->attr, f);
+		n = pm_attr__fields(&a, f);
 		for (k = 0; k < n; k++) {
 			if (!f[k].value)
 				continue;
@@ -499,8 +564,9 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 		return pm_cli_usage_error("-m %s: give a power of 2 of pages (e.g. 128) "
 					  "or a size (e.g. 2M)", rc->mmap_pages);
 	if (rc->hf_mode && pm_hf_mode__parse(rc->hf_mode, &o.hf_mode))
-		return pm_cli_usage_error("--hf-mode: unknown mode '%s' (auto, kernel, burst, "
-					  "fixed or off)", rc->hf_mode);
+		return pm_cli_usage_error("--hf-mode: unknown mode '%s' (auto, kernel, strobe, "
+					  "burst, fixed or off)", rc->hf_mode);
+	o.sysfs_root = rc->sysfs;
 	if (rc->pid_list && rc->tid_list)
 		return pm_cli_usage_error("-p and -t are mutually exclusive");
 	if (nargs > 0) {
@@ -599,6 +665,36 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	return status;
 }
 
+/* --metrics[=SET] */
+static int metrics_opt(const struct pm_option *opt, const char *arg)
+{
+	struct record_cli *rc = opt->value;
+
+	rc->metrics = true;
+	rc->metrics_set = arg;
+	return 0;
+}
+
+/*
+ * `--metrics topdown` as the issue's readers write it: a group name after
+ * --metrics is its value (a workload named topdown goes after --).
+ */
+static void metrics_space_form(int *argc, const char **argv)
+{
+	int i, j;
+
+	for (i = 0; i + 1 < *argc && strcmp(argv[i], "--"); i++) {
+		if (strcmp(argv[i], "--metrics") ||
+		    (strcmp(argv[i + 1], "topdown") && strcmp(argv[i + 1], "default")))
+			continue;
+		argv[i] = !strcmp(argv[i + 1], "topdown") ? "--metrics=topdown"
+							   : "--metrics=default";
+		for (j = i + 1; j + 1 < *argc; j++)
+			argv[j] = argv[j + 1];
+		(*argc)--;
+	}
+}
+
 int cmd_record(int argc, const char **argv)
 {
 	struct record_cli rc = { .plan = 8, .format = PM_FORMAT_TABLE };
@@ -629,9 +725,10 @@ int cmd_record(int argc, const char **argv)
 			   "ring buffer size per CPU: pages (a power of 2) or a size (2M)"),
 		OPT_STRING('o', "output", &rc.output, "file", "output file name (default perf.data)"),
 		OPT_STRING(0, "hf-mode", &rc.hf_mode, "mode",
-			   "short windows: auto, kernel, burst, fixed or off (default auto)"),
-		OPT_BOOLEAN(0, "metrics", &rc.metrics,
-			    "record the best counter group for per-function metrics"),
+			   "short windows: auto, kernel, strobe, burst, fixed or off (default auto)"),
+		{ .type = PM_OPT_CALLBACK, .long_name = "metrics", .value = &rc,
+		  .argh = "set", .flags = PM_OPT_OPTARG, .cb = metrics_opt,
+		  .help = "record the counter groups for per-function metrics: default (CPI, misses) or topdown" },
 		OPT_BOOLEAN('q', "quiet", &rc.quiet, "print no messages but errors"),
 		OPT_STRING(0, "sysfs", &rc.sysfs, "dir", "sysfs root for PMUs and tracepoints (default /sys)"),
 		OPT_BOOLEAN(0, "dry-run", &rc.dry_run, "print the attrs and the sampling plan, open nothing"),
@@ -649,6 +746,7 @@ int cmd_record(int argc, const char **argv)
 		cmdline[i + 1] = argv[i];
 
 	pm_evspec_list__init(&list);
+	metrics_space_form(&argc, argv);
 	/* nargs: the workload command left in argv, for the recorder */
 	nargs = pm_parse_options(argc, argv, opts, record_usage, PM_PARSE_STOP_AT_NON_OPTION);
 	if ((ret = pm_cli_parse_status(nargs)) >= 0)
@@ -657,26 +755,6 @@ int cmd_record(int argc, const char **argv)
 		ret = pm_cli_usage_error("--plan: %d out of range (0-100000)", rc.plan);
 		goto out;
 	}
-	if (rc.metrics) {
-		struct pm_metrics_choice mc;
-
-		if (rc.events.nr) {
-			ret = pm_cli_usage_error("--metrics chooses the events: do not give -e");
-			goto out;
-		}
-		pm_recorder__choose_metrics(&mc);
-		snprintf(rc.metrics_spec, sizeof(rc.metrics_spec), "%s", mc.spec);
-		if (!rc.callgraph_fp && !rc.callgraph)
-			rc.callgraph = "fp,4";
-		rc.timestamp = true;
-		rc.sample_cpu = true;
-		if (!rc.quiet) {
-			fprintf(stderr, "pmprof record: --metrics: %s\n", mc.spec);
-			fprintf(stderr, "pmprof record: --metrics: %s%s%s\n",
-				mc.hw ? "hardware PMU found" : "", mc.hw && mc.why[0] ? "; " : "",
-				mc.why);
-		}
-	}
 	ret = record_prepare(&rc, &list);
 	if (ret)
 		goto out;
@@ -684,10 +762,28 @@ int cmd_record(int argc, const char **argv)
 		ret = run_record(&rc, &list, nargs, argv, argc + 1, cmdline);
 		goto out;
 	}
-	if (rc.format == PM_FORMAT_JSON)
-		print_json(&list, &rc);
-	else
-		print_text(&list, &rc);
+	{
+		/* the mode the recording would get; a --sysfs tree is another
+		 * machine, whose kernel is not here to ask */
+		struct pm_hf_env env = { .sysfs_root = rc.sysfs, .probe_kernel = !rc.sysfs };
+		enum pm_hf_mode want = PM_HF_AUTO;
+		struct pm_hf_plan plan;
+		struct pm_error err;
+
+		if (rc.hf_mode && pm_hf_mode__parse(rc.hf_mode, &want)) {
+			ret = pm_cli_usage_error("--hf-mode: unknown mode '%s' (auto, kernel, strobe, "
+						 "burst, fixed or off)", rc.hf_mode);
+			goto out;
+		}
+		if (pm_hf_mode__plan(&list, want, &env, &plan, &err)) {
+			ret = pm_cli_usage_error("%s", err.msg);
+			goto out;
+		}
+		if (rc.format == PM_FORMAT_JSON)
+			print_json(&list, &rc, &plan);
+		else
+			print_text(&list, &rc, &plan);
+	}
 out:
 	pm_evspec_list__exit(&list);
 	free(rc.events.items);
