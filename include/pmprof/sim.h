@@ -27,7 +27,8 @@
  * {"lognormal": [mean, sd]} (of the value itself) or {"uniform": [lo, hi]}.
  * Each call draws its instruction count, its CPI and its rate of every
  * other event; counts are rounded stochastically, and within a call every
- * event progresses in proportion to its cycles.
+ * event progresses in proportion to its cycles, its events evenly spread
+ * at a phase drawn per call.
  *
  * Top-down ("slots": the pipeline's width, 1-64): each cycle has that many
  * issue slots, and each call draws the fractions of its slots that the

@@ -8,9 +8,10 @@
  * time) and written through the writer, a FINISHED_ROUND after each round.
  *
  * Within a call every stream progresses in proportion to cycles: after p
- * of its C cycles, stream s has counted floor(E_s x p / C) of its E_s
- * events. So an overflow point is exact: the first p where the sampling
- * stream's count reaches the window.
+ * of its C cycles, stream s has counted floor((E_s x p + phase) / C) of
+ * its E_s events, the phase drawn per call (0 for cycles). So an overflow
+ * point is exact: the first p where the sampling stream's count reaches
+ * the window.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -60,6 +61,8 @@ struct call {
 	uint64_t pos;			/* cycles done */
 	uint64_t *total;		/* per stream */
 	uint64_t *done;			/* per stream, at pos */
+	uint64_t *phase;		/* per stream: where in its share of
+					   the cycles each event falls, 0..C-1 */
 	bool perturb;			/* an after-interrupt episode */
 };
 
@@ -149,12 +152,28 @@ static uint64_t below(uint64_t *rng, uint64_t n)
 	return (uint64_t)(((unsigned __int128)pm_splitmix64(rng) * n) >> 64);
 }
 
-/* Stream s's count at position p of call c. */
+/*
+ * Stream s's count at position p of call c: its events are spread evenly
+ * over the call's C cycles, E of them, at a phase drawn for each call (so
+ * that a call's single cache miss may fall anywhere in it, and a window
+ * that stays inside calls sees events as often as their rate says):
+ * floor((E p + phase) / C). Cycles themselves have phase 0: count = p.
+ */
 static uint64_t count_at(const struct call *c, size_t s, uint64_t p)
 {
 	if (p >= c->cycles)
 		return c->total[s];
-	return (uint64_t)(((unsigned __int128)c->total[s] * p) / c->cycles);
+	return (uint64_t)(((unsigned __int128)c->total[s] * p + c->phase[s]) / c->cycles);
+}
+
+/* Each stream's phase in a call just set up (cycles: none). */
+static void draw_phases(struct sim *S, struct thread *t, struct call *c)
+{
+	size_t s;
+
+	c->phase[PM_SIM_CYCLES] = 0;
+	for (s = 1; s < S->m->nr_streams; s++)
+		c->phase[s] = below(&t->rng, c->cycles);
 }
 
 static struct rec *new_rec(struct sim *S, int kind, size_t cpu, double now)
@@ -221,6 +240,7 @@ static void call_setup(struct sim *S, struct thread *t, struct call *c,
 			? pm_sim__round(n * pm_sim_dist__draw(&f->per_ki[s], &t->rng) / 1000, &t->rng)
 			: 0;
 	pm_sim_td__call(S->m, f, c->cycles, &t->rng, c->total);
+	draw_phases(S, t, c);
 	memset(c->done, 0, S->m->nr_streams * sizeof(*c->done));
 	S->res->funcs[func].calls++;
 }
@@ -328,6 +348,7 @@ static void perturb(struct sim *S, struct thread *t)
 	c->cycles = c->total[PM_SIM_CYCLES] ? c->total[PM_SIM_CYCLES] : 1;
 	c->total[PM_SIM_CYCLES] = c->cycles;
 	pm_sim_td__call(S->m, NULL, c->cycles, &t->rng, c->total);
+	draw_phases(S, t, c);
 	memset(c->done, 0, S->m->nr_streams * sizeof(*c->done));
 }
 
@@ -440,8 +461,13 @@ static uint64_t cycles_to_overflow(struct sim *S, struct thread *t, size_t j)
 	if (left == UINT64_MAX || c->done[s] + left > c->total[s])
 		return UINT64_MAX;
 	target = c->done[s] + left;
-	p = (uint64_t)(((unsigned __int128)target * c->cycles + c->total[s] - 1) /
-		       c->total[s]);
+	/* the first p with count_at(p) >= target: E p + phase >= C target */
+	{
+		unsigned __int128 need = (unsigned __int128)target * c->cycles;
+
+		need = need > c->phase[s] ? need - c->phase[s] : 0;
+		p = (uint64_t)((need + c->total[s] - 1) / c->total[s]);
+	}
 	return p > c->pos ? p - c->pos : 1;
 }
 
@@ -1000,8 +1026,10 @@ static void setup_threads(struct sim *S)
 		t->order = pm_calloc(calls, sizeof(size_t));
 		t->cur.total = pm_calloc(ns, sizeof(uint64_t));
 		t->cur.done = pm_calloc(ns, sizeof(uint64_t));
+		t->cur.phase = pm_calloc(ns, sizeof(uint64_t));
 		t->saved.total = pm_calloc(ns, sizeof(uint64_t));
 		t->saved.done = pm_calloc(ns, sizeof(uint64_t));
+		t->saved.phase = pm_calloc(ns, sizeof(uint64_t));
 		t->counter = pm_calloc(S->nr_ev, sizeof(uint64_t));
 		t->stopped = pm_calloc(S->nr_sampling, sizeof(bool));
 		t->period = pm_calloc(S->nr_sampling, sizeof(*t->period));
@@ -1037,8 +1065,10 @@ static void free_sim(struct sim *S)
 		free(t->order);
 		free(t->cur.total);
 		free(t->cur.done);
+		free(t->cur.phase);
 		free(t->saved.total);
 		free(t->saved.done);
+		free(t->saved.phase);
 		free(t->counter);
 		free(t->stopped);
 		free(t->period);
