@@ -80,7 +80,13 @@
  *	SE^2 = sum((y_i - R x_i)^2) / (n (n - 1) xbar^2)
  * over the n kept windows of the function (for shares, over every kept
  * window of the group, y_i being the window's count when it belongs to the
- * function and 0 otherwise, x_i its count). No interval when n < 2 or
+ * function and 0 otherwise, x_i its count), widened to the Poisson
+ * (Jeffreys) interval of sum(y) events (over sum(x)) when that reaches
+ * farther: a
+ * rare event's windows have too little spread for the delta method (none
+ * at all when no window saw one). The interval is symmetric about R, its
+ * lower end no less than 0. Top-down formulas: the delta method over
+ * each group they read (metrics-topdown.c). No interval when n < 2 or
  * sum(x) is 0.
  */
 #ifndef PMPROF_METRICS_H

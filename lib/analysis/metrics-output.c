@@ -93,7 +93,63 @@ const char *pm_metrics__metric_name(const struct pm_metrics *m, size_t i)
 }
 
 /* Half-width of the ratio's interval, unscaled; NaN when there is none. */
+static double delta_halfwidth(const struct pm_metrics *m,
+			      const struct mx_func *f, const struct mx_metric *x);
+
+/*
+ * The Jeffreys 95% interval of a Poisson count k: the 2.5% and 97.5%
+ * quantiles of Gamma(k + 1/2), i.e. chi-square quantiles with 2k + 1
+ * degrees of freedom, halved (the lower end 0 for k = 0), by Wilson and
+ * Hilferty's cube root. Its coverage is close to 95% on average, where
+ * the exact (Garwood) interval's is well above it for small counts.
+ */
+static void poisson_interval(double k, double *lo, double *hi)
+{
+	double nu = 2 * k + 1, s = sqrt(2 / (9 * nu)), b = 1 - 2 / (9 * nu);
+	double cl = b - Z95 * s, ch = b + Z95 * s;
+
+	*lo = k > 0 && cl > 0 ? nu * cl * cl * cl / 2 : 0;
+	*hi = nu * ch * ch * ch / 2;
+	if (k == 0)	/* exact: the square of the normal's 98.75% quantile */
+		*hi = 2.241402727604947 * 2.241402727604947 / 2;
+}
+
+/*
+ * The interval's half-width: the delta method's, widened to the count's
+ * Poisson interval when fewer than RARE events were seen and that reaches
+ * farther. The delta method takes the windows' spread for the estimate's,
+ * which needs enough windows with an event to measure it: a rate of 0.02
+ * per kilo-instruction seen 0 times in 1,600 windows has no spread at
+ * all, yet 0 events say only that the mean is below about 2.5. (With many
+ * events the spread is measured, and can be below a Poisson count's: a
+ * call's events come evenly.) The interval stays symmetric about the
+ * value, so it is widened to the farther end.
+ */
+#define RARE 30
 static double ratio_halfwidth(const struct pm_metrics *m,
+			      const struct mx_func *f, const struct mx_metric *x)
+{
+	double h = delta_halfwidth(m, f, x), lo, hi, sy, sx, v;
+
+	if (isnan(h))
+		return h;
+	sy = (double)f->sums[x->num];
+	if (sy >= RARE)
+		return h;
+	sx = x->den >= 0 ? (double)f->sums[x->den] : (double)m->totals[x->num];
+	v = sy / sx;
+	poisson_interval(sy, &lo, &hi);
+	lo /= sx;
+	hi /= sx;
+	if (hi - v > h)
+		h = hi - v;
+	if (v - lo > h)
+		h = v - lo;
+	return h;
+}
+
+/* The ratio estimator's delta-method half-width (pmprof/metrics.h). */
+static double delta_halfwidth(const struct pm_metrics *m,
 			      const struct mx_func *f, const struct mx_metric *x)
 {
 	const struct mx_counter *num = &m->counters[x->num];
@@ -173,7 +229,7 @@ int pm_metrics__metric(const struct pm_metrics *m, size_t func,
 	if (value)
 		*value = v;
 	if (lo)
-		*lo = v - h;
+		*lo = !m->metrics[i].formula && v - h < 0 ? 0 : v - h;	/* counts */
 	if (hi)
 		*hi = v + h;
 	return ret;
@@ -469,7 +525,7 @@ void pm_metrics__json(struct pm_metrics *m, struct pm_json *j, size_t top)
 					continue;
 				}
 				pm_json__begin_array(j);
-				pm_json__double(j, v - h);
+				pm_json__double(j, !m->metrics[k].formula && v - h < 0 ? 0 : v - h);
 				pm_json__double(j, v + h);
 				pm_json__end_array(j);
 			}

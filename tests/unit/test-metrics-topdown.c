@@ -516,6 +516,64 @@ static void test_cache_roles(void **state)
 			 PM_ROLE_DTLB_MISS);
 }
 
+/*
+ * A rare event's interval: the windows' spread says nothing when most see
+ * none, so the count's Poisson (Jeffreys) interval stands: for k events
+ * the 2.5% and 97.5% quantiles of chi-square with 2k + 1 degrees of
+ * freedom, halved (tables: k = 0: [0, 2.5119]; k = 3: [0.8450, 8.0069]),
+ * over the instructions, symmetric about the value (to the farther end),
+ * never below 0. A frequent event keeps the delta method's interval.
+ */
+static void test_rare_events(void **state)
+{
+	static const struct ev ev[] = {
+		{ "r11", 0x11, 0, true }, { "r8", 0x08, 0, false }, { "r10", 0x10, 0, false },
+	};
+	uint64_t w[3] = { 2000, 1000, 0 };
+	struct pm_metrics *m;
+	double v, lo, hi;
+	struct rec r;
+	int i;
+
+	(void)state;
+	for (int k = 0; k <= 3; k += 3) {
+		rec_open(&r, "aarch64", NULL, NULL, ev, 3);
+		rec_window(&r, 0, G, w);
+		for (i = 0; i < 10; i++) {
+			w[0] = 1900 + 20 * (uint64_t)i;	/* some spread for CPI */
+			w[2] = i < k ? 1 : 0;
+			rec_window(&r, 0, F, w);
+		}
+		m = rec_analyse(&r, true);
+		assert_int_equal(pm_metrics__metric(m, func_index(m, sym_f), "BMKI", &v, &lo, &hi), 0);
+		assert_true(fabs(v - 1000.0 * k / 10000) < 1e-12);
+		assert_true(lo == 0);
+		if (k == 0)
+			assert_true(fabs(hi - 1000 * 2.5119 / 10000) < 1e-4);
+		else
+			assert_true(fabs(hi - 1000 * 8.0069 / 10000) < 2e-3 * 0.8);
+		pm_metrics__delete(m);
+	}
+	/* 20 misses a window: the delta method's, by hand */
+	rec_open(&r, "aarch64", NULL, NULL, ev, 3);
+	rec_window(&r, 0, G, w);
+	{
+		double y[10], x[10];
+
+		for (i = 0; i < 10; i++) {
+			w[1] = 1000 + 10 * (uint64_t)i;
+			w[2] = 20 + (uint64_t)(i % 3);
+			y[i] = 1000.0 * (double)w[2];
+			x[i] = (double)w[1];
+			rec_window(&r, 0, F, w);
+		}
+		m = rec_analyse(&r, true);
+		assert_int_equal(pm_metrics__metric(m, func_index(m, sym_f), "BMKI", &v, &lo, &hi), 0);
+		assert_true(fabs((hi - lo) / 2 - ratio_half(y, x, 10)) < 1e-9);
+		pm_metrics__delete(m);
+	}
+}
+
 /* ---- the summary ------------------------------------------------------- */
 
 /*
@@ -624,6 +682,7 @@ int main(void)
 		cmocka_unit_test(test_amd),
 		cmocka_unit_test(test_miss_rates),
 		cmocka_unit_test(test_cache_roles),
+		cmocka_unit_test(test_rare_events),
 		cmocka_unit_test(test_stops),
 		cmocka_unit_test(test_counting_time),
 	};
