@@ -189,4 +189,23 @@ int pm_jitmap__parse(const char *buf, size_t len, const char *what,
 /* Build id bytes as lowercase hex into buf (2*len+1 bytes). */
 char *pm_build_id__hex(const uint8_t *id, size_t len, char *buf);
 
+/*
+ * The build-id cache, in perf's layout, so that perf and pmprof read
+ * each other's:
+ *	DIR/PATH/HEX/elf		a copy of the file PATH
+ *	DIR/[kernel.kallsyms]/HEX/kallsyms	a copy of /proc/kallsyms
+ *	DIR/.build-id/HE/X...	-> ../../PATH/HEX	(a relative symlink)
+ * DIR is $HOME/.debug unless given. Files are copied, not linked, so
+ * rebuilding a program in place cannot change what the cache holds.
+ */
+/* $HOME/.debug (malloc'ed), or NULL without $HOME. */
+char *pm_buildid_cache__default_dir(void);
+/*
+ * Add one DSO as recorded: name is its path or "[kernel.kallsyms]";
+ * src the file to copy (NULL: name itself, or /proc/kallsyms for the
+ * kernel). 1 added, 0 already there, negative code with err.
+ */
+int pm_buildid_cache__add(const char *dir, const char *name, const char *src,
+			  const uint8_t *id, size_t id_size, struct pm_error *err);
+
 #endif

@@ -253,6 +253,7 @@ void pm_writer__delete(struct pm_writer *w)
 	pm_wbuf__free(&w->out);
 	pm_wbuf__free(&w->rec);
 	pm_wbuf__free(&w->build_ids);
+	pm_writer__compress_free(w);
 	pm_outfile__abort(w->file);	/* no half-written file */
 	free(w->name);
 	free(w);
@@ -355,7 +356,8 @@ int pm_writer__emit_rec(struct pm_writer *w, struct pm_error *err)
 				     "%s: a record of %zu bytes does not fit header.size (at most 65535)",
 				     w->name, w->rec.len);
 	pm_store16(w->rec.data + 6, (uint16_t)w->rec.len, w->swap);
-	return pm_writer__emit(w, w->rec.data, w->rec.len, err);
+	/* pipe header records go out before compression can be on */
+	return pm_writer__emit_record(w, w->rec.data, w->rec.len, err);
 }
 
 /*
@@ -567,6 +569,8 @@ static int finish(struct pm_writer *w, struct pm_error *err)
 {
 	int ret = pm_writer__begin(w, err);
 
+	if (!ret)
+		ret = pm_writer__compress_end(w, err);
 	if (ret)
 		return ret;
 	if (!w->pipe)

@@ -27,20 +27,16 @@
 #include "record-int.h"
 #include "sampling/evspec-int.h"
 
-#define PMU_DIR "bus/event_source/devices"
-
 /* The PMU a hardware or raw event opens on that strobes: its name in
  * pmu, or false. An event of a dynamic PMU type is that PMU's. */
 static bool strobe_pmu(const char *root, const struct pm_attr *a, char *pmu,
 		       size_t size, int *field, uint64_t *mask)
 {
-	char path[512];
 	char **names;
 	size_t nr, i;
 	bool found = false;
 
-	snprintf(path, sizeof(path), "%s/" PMU_DIR, root ? root : "/sys");
-	names = pm_rec_list_dir(path, &nr);
+	names = pm_sysfs_pmus(root, &nr);
 	for (i = 0; i < nr && !found; i++) {
 		uint32_t type;
 
@@ -52,7 +48,7 @@ static bool strobe_pmu(const char *root, const struct pm_attr *a, char *pmu,
 			found = true;
 		}
 	}
-	pm_rec_free_list(names, nr);
+	pm_sysfs_free_list(names, nr);
 	return found;
 }
 

@@ -5,7 +5,6 @@
  * it lists, its caps/, and the CPUID that tells an AMD core's generation.
  * Also the PMU_CAPS features a recording gets, as perf copies them.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,53 +15,6 @@
 #include "sampling/evspec-int.h"
 
 #define PMU_DIR "bus/event_source/devices"
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-char **pm_rec_list_dir(const char *path, size_t *nr)
-{
-	DIR *d = opendir(path);
-	struct dirent *de;
-	char **v = NULL;
-	size_t n = 0, alloc = 0;
-
-	*nr = 0;
-	if (!d)
-		return NULL;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		PM_GROW(v, alloc, n + 1);
-		v[n++] = pm_strdup(de->d_name);
-	}
-	closedir(d);
-	if (n)
-		qsort(v, n, sizeof(*v), cmp_str);
-	*nr = n;
-	return v;
-}
-
-void pm_rec_free_list(char **v, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		free(v[i]);
-	free(v);
-}
-
-static char **pmu_subdir(const char *root, const char *pmu, const char *sub,
-			 size_t *nr)
-{
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/" PMU_DIR "/%s/%s", root ? root : "/sys",
-		 pmu, sub);
-	return pm_rec_list_dir(path, nr);
-}
 
 bool pm_core_pmu__has_event(const char *root, const struct pm_core_pmu *p,
 			    const char *event)
@@ -107,12 +59,7 @@ int pm_core_pmu__find(const char *root, const char *cpuid, struct pm_core_pmu *p
 
 	memset(p, 0, sizeof(*p));
 	cpuid_of(root, cpuid, p->cpuid, sizeof(p->cpuid));
-	{
-		char path[512];
-
-		snprintf(path, sizeof(path), "%s/" PMU_DIR, root ? root : "/sys");
-		names = pm_rec_list_dir(path, &nr);
-	}
+	names = pm_sysfs_pmus(root, &nr);
 	/* Arm: armv8_pmuv3_0, armv8_cortex_a72 ..., or any PMU that lists
 	 * Arm's cpu_cycles */
 	for (i = 0; i < nr && !p->vendor; i++) {
@@ -145,7 +92,7 @@ int pm_core_pmu__find(const char *root, const char *cpuid, struct pm_core_pmu *p
 		p->vendor = fmt && strstr(fmt, "32-35") ? PM_CORE_AMD : PM_CORE_INTEL;
 		free(fmt);
 	}
-	pm_rec_free_list(names, nr);
+	pm_sysfs_free_list(names, nr);
 	if (p->vendor == PM_CORE_AMD || p->vendor == PM_CORE_INTEL)
 		pm_cpuid__x86(p->cpuid, vendor, sizeof(vendor), &p->family, &p->model);
 	return p->vendor ? 0 : -1;
@@ -154,20 +101,19 @@ int pm_core_pmu__find(const char *root, const char *cpuid, struct pm_core_pmu *p
 int pm_synth__pmu_caps(struct pm_writer *w, const char *root, struct pm_error *err)
 {
 	struct pm_pmu_caps *caps = NULL;
-	char **pmus, path[512];
+	char **pmus;
 	size_t nr_pmus, nr = 0, i, k;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/" PMU_DIR, root ? root : "/sys");
-	pmus = pm_rec_list_dir(path, &nr_pmus);
+	pmus = pm_sysfs_pmus(root, &nr_pmus);
 	caps = pm_calloc(nr_pmus + 1, sizeof(*caps));
 	for (i = 0; i < nr_pmus; i++) {
 		size_t n;
-		char **files = pmu_subdir(root, pmus[i], "caps", &n);
+		char **files = pm_sysfs_pmu_dir(root, pmus[i], "caps", &n);
 		struct pm_pmu_caps *c = &caps[nr];
 
 		if (!n) {
-			pm_rec_free_list(files, n);
+			pm_sysfs_free_list(files, n);
 			continue;
 		}
 		c->pmu = pm_strdup(pmus[i]);
@@ -183,11 +129,11 @@ int pm_synth__pmu_caps(struct pm_writer *w, const char *root, struct pm_error *e
 	}
 	ret = nr ? pm_writer__set_pmu_caps(w, caps, nr, err) : 0;
 	for (i = 0; i < nr; i++) {
-		pm_rec_free_list(caps[i].names, caps[i].nr);
-		pm_rec_free_list(caps[i].values, caps[i].nr);
+		pm_sysfs_free_list(caps[i].names, caps[i].nr);
+		pm_sysfs_free_list(caps[i].values, caps[i].nr);
 		free(caps[i].pmu);
 	}
 	free(caps);
-	pm_rec_free_list(pmus, nr_pmus);
+	pm_sysfs_free_list(pmus, nr_pmus);
 	return ret;
 }

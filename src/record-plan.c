@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmprof record --dry-run: every event's attr as the recording opens it
- * and its sampling plan (the first windows the period model gives), as
- * text or JSON, without opening anything.
+ * record --dry-run: the attrs and the sampling plan (the first windows of
+ * each event, from the period model), without opening anything.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dry-run.h"
+#include "record-plan.h"
 #include "pmprof/attr_print.h"
 #include "pmprof/json.h"
 #include "pmprof/period.h"
@@ -109,8 +108,8 @@ static struct pm_attr opened_attr(const struct pm_evspec_event *ev,
 	return a;
 }
 
-void pm_dry_run__json(const struct pm_evspec_list *l, int nplan, uint64_t seed,
-		      const struct pm_hf_plan *plan)
+void pm_record_plan__json(const struct pm_evspec_list *l, int nplan, uint64_t seed,
+			  const struct pm_hf_plan *plan)
 {
 	struct pm_json j;
 	struct window *w = calloc((size_t)nplan + 1, sizeof(*w));
@@ -153,8 +152,8 @@ void pm_dry_run__json(const struct pm_evspec_list *l, int nplan, uint64_t seed,
 	free(w);
 }
 
-void pm_dry_run__text(const struct pm_evspec_list *l, int nplan, uint64_t seed,
-		      const struct pm_hf_plan *plan)
+void pm_record_plan__text(const struct pm_evspec_list *l, int nplan, uint64_t seed,
+			  const struct pm_hf_plan *plan)
 {
 	struct pm_attr_field f[PM_ATTR_MAX_FIELDS];
 	struct pm_strbuf sb = PM_STRBUF_INIT;
