@@ -28,10 +28,36 @@ static const char *const sim_usage[] = {
 };
 
 /* What --compare shows, in order; "%#" is the share of samples, whose
- * truth is the share of cycles. */
-static const char *const compare_metrics[] = {
-	"CPI", "BMKI", "CMKI", "%CM", "%CY", "%#",
+ * truth is the share of cycles. The top-down ones with a model that has
+ * slots. */
+static const char *const all_metrics[] = {
+	"FE%", "BAD%", "BE%", "RET%", "CPI", "BMKI", "CMKI", "%CM", "%CY", "%#",
 };
+static const char *compare_metrics[PM_ARRAY_SIZE(all_metrics)];
+static size_t nr_compare;
+
+/* The top-down parts are shares of a whole: their error is a difference,
+ * in percentage points. */
+static bool in_points(const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < 4; k++)
+		if (!strcmp(name, all_metrics[k]))
+			return true;
+	return false;
+}
+
+static void choose_metrics(const struct pm_sim_result *res)
+{
+	double v;
+	size_t k;
+
+	nr_compare = 0;
+	for (k = 0; k < PM_ARRAY_SIZE(all_metrics); k++)
+		if (k >= 4 || !pm_sim_result__metric(res, -1, all_metrics[k], &v))
+			compare_metrics[nr_compare++] = all_metrics[k];
+}
 
 struct compare_row {
 	size_t truth;			/* index in the result */
@@ -61,6 +87,17 @@ static bool truth(const struct pm_sim_result *res, const struct compare_row *r,
 	if (!strcmp(name, "%#"))
 		name = "%CY";
 	return pm_sim_result__metric(res, (long)r->truth, name, v) == 0;
+}
+
+/* The measured value, the truth and the error where it can be measured. */
+static void compared(struct pm_metrics *m, const struct pm_sim_result *res,
+		     const struct compare_row *r, const char *name,
+		     struct pm_sim_compared *c)
+{
+	double mv = NAN, tv = NAN;
+	bool hm = measured(m, r, name, &mv), ht = truth(res, r, name, &tv);
+
+	pm_sim__compare(m, r->mf ? r->mi : SIZE_MAX, mv, hm, tv, ht, name, c);
 }
 
 static int by_cycles(const void *a, const void *b, void *arg)
@@ -103,29 +140,39 @@ static void compare_json(struct pm_metrics *m, const struct pm_sim_result *res,
 		pm_json__kv_u64(&j, "discarded", rows[i].mf ? rows[i].mf->discarded : 0);
 		pm_json__key(&j, "metrics");
 		pm_json__begin_object(&j);
-		for (k = 0; k < PM_ARRAY_SIZE(compare_metrics); k++) {
+		for (k = 0; k < nr_compare; k++) {
 			const char *name = compare_metrics[k];
-			double mv = NAN, tv = NAN;
-			bool hm = measured(m, &rows[i], name, &mv);
-			bool ht = truth(res, &rows[i], name, &tv);
+			struct pm_sim_compared c;
 
+			compared(m, res, &rows[i], name, &c);
 			pm_json__key(&j, name);
 			pm_json__begin_object(&j);
 			pm_json__key(&j, "measured");
-			if (hm)
-				pm_json__double(&j, mv);
+			if (c.has_measured)
+				pm_json__double(&j, c.measured);
 			else
 				pm_json__null(&j);
 			pm_json__key(&j, "truth");
-			if (ht)
-				pm_json__double(&j, tv);
+			if (c.has_truth)
+				pm_json__double(&j, c.truth);
 			else
 				pm_json__null(&j);
 			pm_json__key(&j, "error");
-			if (hm && ht && tv != 0)
-				pm_json__double(&j, 100.0 * (mv - tv) / tv);
+			if (c.has_error)
+				pm_json__double(&j, c.error);
 			else
 				pm_json__null(&j);
+			pm_json__key(&j, "difference");
+			if (c.has_measured && c.has_truth)
+				pm_json__double(&j, c.measured - c.truth);
+			else
+				pm_json__null(&j);
+			pm_json__kv_bool(&j, "measurable", c.measurable);
+			pm_json__key(&j, "expected_events");
+			if (isnan(c.expected))
+				pm_json__null(&j);
+			else
+				pm_json__double(&j, c.expected);
 			pm_json__end_object(&j);
 		}
 		pm_json__end_object(&j);
@@ -142,9 +189,10 @@ static void compare_table(struct pm_metrics *m, const struct pm_sim_result *res,
 {
 	const struct pm_metrics_summary *sum = pm_metrics__summary(m);
 	struct pm_table *t = pm_table__new();
-	size_t i, k;
+	char small[2][96];
+	size_t i, k, nr_small = 0;
 
-	pm_table__set_title(t, "%s: measured (pmprof metrics -s %s) beside the truth; err = (measured - truth) / truth",
+	pm_table__set_title(t, "%s: measured (pmprof metrics -s %s) beside the truth; err = (measured - truth) / truth, pp = measured - truth",
 			    output, pm_metrics_mode__name(sum->mode));
 	pm_table__add_comment(t, "%" PRIu64 " bytes, %" PRIu64 " samples, %" PRIu64 " windows: %" PRIu64 " kept, %" PRIu64 " discarded, %" PRIu64 " opening, %" PRIu64 " throttles",
 			      res->bytes, res->samples, sum->windows, sum->kept,
@@ -152,13 +200,16 @@ static void compare_table(struct pm_metrics *m, const struct pm_sim_result *res,
 	pm_table__add_col(t, "Symbol", "symbol", PM_COL_STRING);
 	pm_table__add_col(t, "#", "samples", PM_COL_U64);
 	pm_table__add_col(t, "DIS%", "dis", PM_COL_PERCENT);
-	for (k = 0; k < PM_ARRAY_SIZE(compare_metrics); k++) {
+	for (k = 0; k < nr_compare; k++) {
 		char name[32];
 
 		pm_table__add_col(t, compare_metrics[k], NULL, PM_COL_DOUBLE);
 		snprintf(name, sizeof(name), "true %s", compare_metrics[k]);
 		pm_table__add_col(t, name, NULL, PM_COL_DOUBLE);
-		pm_table__add_col(t, "err", NULL, PM_COL_PERCENT);
+		if (in_points(compare_metrics[k]))
+			pm_table__add_col(t, "pp", NULL, PM_COL_DOUBLE);
+		else
+			pm_table__add_col(t, "err", NULL, PM_COL_PERCENT);
 	}
 	for (i = 0; i < n; i++) {
 		size_t row = pm_table__add_row(t), col = 0;
@@ -172,19 +223,36 @@ static void compare_table(struct pm_metrics *m, const struct pm_sim_result *res,
 					(double)rows[i].mf->samples);
 		}
 		col += 2;
-		for (k = 0; k < PM_ARRAY_SIZE(compare_metrics); k++) {
-			double mv, tv;
-			bool hm = measured(m, &rows[i], compare_metrics[k], &mv);
-			bool ht = truth(res, &rows[i], compare_metrics[k], &tv);
+		for (k = 0; k < nr_compare; k++) {
+			struct pm_sim_compared c;
 
-			if (hm)
-				pm_table__set_double(t, row, col, mv);
-			if (ht)
-				pm_table__set_double(t, row, col + 1, tv);
-			if (hm && ht && tv != 0)
-				pm_table__set_double(t, row, col + 2, 100.0 * (mv - tv) / tv);
+			compared(m, res, &rows[i], compare_metrics[k], &c);
+			if (c.has_measured)
+				pm_table__set_double(t, row, col, c.measured);
+			if (c.has_truth)
+				pm_table__set_double(t, row, col + 1, c.truth);
+			if (c.has_error)
+				pm_table__set_double(t, row, col + 2, in_points(compare_metrics[k]) ?
+						     c.measured - c.truth : c.error);
+			if (!c.measurable && c.has_measured && c.has_truth) {
+				if (nr_small < PM_ARRAY_SIZE(small))
+					snprintf(small[nr_small], sizeof(small[0]), "%s %s: %.1f",
+						 res->funcs[rows[i].truth].name,
+						 compare_metrics[k], c.expected);
+				nr_small++;
+			}
 			col += 3;
 		}
+	}
+	if (nr_small) {
+		char line[1024] = "";
+		size_t z;
+
+		for (z = 0; z < nr_small && z < PM_ARRAY_SIZE(small); z++)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s",
+				 z ? ", " : "", small[z]);
+		pm_table__add_comment(t, "err left out in %zu cells where the truth puts under %d events in the function's windows, whose own noise is larger (e.g. %s expected)",
+				      nr_small, PM_SIM_MEASURABLE, line);
 	}
 	pm_table__render(t, stdout, (enum pm_table_format)format, NULL);
 	pm_table__delete(t);
@@ -217,6 +285,7 @@ static int compare(const char *output, const struct pm_sim_result *res,
 		}
 	}
 	qsort_r(rows, n, sizeof(*rows), by_cycles, (void *)res);
+	choose_metrics(res);
 	if (format == PM_FORMAT_JSON)
 		compare_json(m, res, output, rows, n);
 	else

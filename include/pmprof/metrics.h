@@ -303,6 +303,11 @@ int pm_metrics__metric(const struct pm_metrics *m, size_t func,
  * cycle (PMU_CAPS)"), or why a recording with top-down events has none;
  * "" when it has no top-down events. */
 const char *pm_metrics__topdown_note(const struct pm_metrics *m);
+/* A ratio metric's definition: scale x sum(num) / sum(den) over a
+ * function's windows, num and den counter indices. -ENOENT, or -EINVAL
+ * for a share or a formula (no one denominator). */
+int pm_metrics__metric_ratio(const struct pm_metrics *m, const char *name,
+			     size_t *num, size_t *den, double *scale);
 /* The metrics this recording has, in column order. */
 size_t pm_metrics__nr_metrics(const struct pm_metrics *m);
 const char *pm_metrics__metric_name(const struct pm_metrics *m, size_t i);

@@ -258,6 +258,36 @@ void pm_sim_result__exit(struct pm_sim_result *res);
  */
 int pm_sim_result__metric(const struct pm_sim_result *res, long func,
 			  const char *name, double *value);
+/*
+ * What `pmprof sim --compare` says of a metric of one function: the value
+ * pmprof metrics measured, the truth, and the error, which is reported
+ * only where the truth puts at least PM_SIM_MEASURABLE events of the
+ * metric's numerator in the function's kept windows (the truth's rate
+ * times what the windows counted of its denominator: true BMKI / 1000 x
+ * their instructions). Fewer events are their own noise (20 events: a
+ * 95% interval of +-45%), and a relative error against a truth of 0.02
+ * per kilo-instruction says nothing. Shares and top-down metrics: always.
+ */
+#define PM_SIM_MEASURABLE 20
+
+struct pm_metrics;
+
+struct pm_sim_compared {
+	bool has_measured, has_truth;
+	double measured, truth;
+	bool measurable;	/* the error is worth reporting */
+	double expected;	/* events the truth puts in the windows; NaN
+				   when not a ratio */
+	bool has_error;		/* measurable, and the truth not 0 */
+	double error;		/* % */
+};
+
+/* func: the function in m (SIZE_MAX: none measured); name as pmprof
+ * metrics names it ("CPI", "BMKI", "FE%" ...). */
+void pm_sim__compare(const struct pm_metrics *m, size_t func, double measured,
+		     bool has_measured, double truth, bool has_truth,
+		     const char *name, struct pm_sim_compared *out);
+
 /* The truth as JSON (what --truth writes), to fd; errors name `name`. */
 int pm_sim_result__write_truth(const struct pm_sim_result *res,
 			       const struct pm_sim_model *m,

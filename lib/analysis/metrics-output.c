@@ -81,6 +81,27 @@ size_t pm_metrics__nr_metrics(const struct pm_metrics *m)
 	return m->nr_metrics;
 }
 
+int pm_metrics__metric_ratio(const struct pm_metrics *m, const char *name,
+			     size_t *num, size_t *den, double *scale)
+{
+	size_t i;
+
+	mx_finish((struct pm_metrics *)m);
+	for (i = 0; i < m->nr_metrics; i++) {
+		const struct mx_metric *x = &m->metrics[i];
+
+		if (strcmp(x->name, name))
+			continue;
+		if (x->formula || x->den < 0)
+			return -EINVAL;
+		*num = (size_t)x->num;
+		*den = (size_t)x->den;
+		*scale = x->scale;
+		return 0;
+	}
+	return -ENOENT;
+}
+
 const char *pm_metrics__topdown_note(const struct pm_metrics *m)
 {
 	mx_finish((struct pm_metrics *)m);
