@@ -314,6 +314,12 @@ const struct pm_event *pm_writer__event(const struct pm_writer *w, size_t idx)
 
 /* ---- layout --------------------------------------------------------- */
 
+/*
+ * The on-disk attr size: the option's, else the largest an event says,
+ * up to the largest pmprof encodes (bytes past it would all be zeros: an
+ * event's size field, which may come from a file, never sizes the output
+ * beyond that).
+ */
 static uint32_t choose_attr_size(const struct pm_writer *w)
 {
 	uint32_t size = w->attr_size_opt;
@@ -322,7 +328,7 @@ static uint32_t choose_attr_size(const struct pm_writer *w)
 	if (size)
 		return size;
 	for (i = 0; i < w->nr_events; i++) {
-		uint32_t s = w->events[i].attr.size;
+		uint32_t s = PM_MIN(w->events[i].attr.size, PM_ATTR_SIZE_KNOWN);
 
 		if (s > size)
 			size = s;

@@ -691,46 +691,13 @@ static int deliver(const struct pm_record *rec, void *arg)
 	struct run_args *a = arg;
 	int ret = pm_session__process(a->s, rec, a->err);
 
-	if (ret < 0)
+	if (ret < 0) {
+		pm_reader__error_in(a->s->r, rec, a->err);
 		return ret;
+	}
 	if (ret == 1)
 		return a->sample ? a->sample(a->s, &a->s->ctx, a->arg) : 0;
 	return a->other ? a->other(a->s, rec, a->arg) : 0;
-}
-
-/* The record's timestamp, if it has one: 1 and *time, else 0. */
-static int record_time(struct pm_session *s, const struct pm_record *rec,
-		       uint64_t *time, struct pm_error *err)
-{
-	int ret;
-
-	if (rec->type >= PM_RECORD_HEADER_ATTR)
-		return 0;
-	if (rec->type == PM_RECORD_SAMPLE) {
-		/*
-		 * TIME sits after IDENTIFIER, IP and TID, whose presence all
-		 * events of a recording share (perf requires it): no need to
-		 * parse the whole sample twice.
-		 */
-		const struct pm_event *ev = pm_reader__event(s->r, 0);
-		uint64_t st = ev ? ev->attr.sample_type : 0;
-		size_t pos = 8 * (size_t)__builtin_popcountll(st &
-			(PM_SAMPLE_IDENTIFIER | PM_SAMPLE_IP | PM_SAMPLE_TID));
-
-		(void)err;
-		if (!(st & PM_SAMPLE_TIME) || 8 + pos + 8 > rec->size)
-			return 0;
-		*time = pm_reader__u64(s->r, rec->data + 8 + pos);
-		return 1;
-	} else {
-		struct pm_sample_id sid;
-
-		ret = pm_reader__parse_sample_id(s->r, rec, &sid, err);
-		if (ret)
-			return ret;
-		*time = sid.time;
-		return !!(sid.present & PM_SAMPLE_TIME);
-	}
 }
 
 int pm_session__run(struct pm_session *s, pm_session_sample_fn sample,
@@ -744,9 +711,11 @@ int pm_session__run(struct pm_session *s, pm_session_sample_fn sample,
 
 	while ((ret = pm_reader__next(s->r, &rec, err)) > 0) {
 		if (!s->opts.unordered) {
-			ret = record_time(s, &rec, &time, err);
-			if (ret < 0)
+			ret = pm_reader__record_time(s->r, &rec, &time, err);
+			if (ret < 0) {
+				pm_reader__error_in(s->r, &rec, err);
 				return ret;
+			}
 			if (ret == 1) {
 				pm_oe__queue(&s->oe, &rec, time,
 					     pm_reader__record_stable(s->r, &rec));
