@@ -52,8 +52,7 @@ struct record_cli {
 	const char *mmap_pages;		/* -m */
 	const char *output;		/* -o */
 	const char *hf_mode;		/* --hf-mode */
-	bool metrics;			/* --metrics[=SET] */
-	const char *metrics_set;	/* its SET: NULL for the default group */
+	struct pm_optarg metrics;	/* --metrics[=SET]: NULL for the default group */
 	bool quiet;			/* -q */
 	bool raw_samples;		/* -R */
 	bool sample_addr;		/* -d */
@@ -184,35 +183,24 @@ static int resolve_freq(struct record_cli *rc)
 }
 
 /*
- * --metrics: the groups for this machine (a --sysfs tree: the machine it
- * describes), the long period from -c or -F, and what perf record's
- * options add for the reference analysis: call graphs fp,4, -T,
- * --sample-cpu. Says what it chose, and why, on stderr.
+ * --metrics: the groups for this machine and the long period, then what
+ * perf record's options add for the reference analysis: call graphs
+ * fp,4, -T, --sample-cpu.
  */
 static int choose_metrics(struct record_cli *rc)
 {
-	struct pm_metrics_request rq = {
-		.set = rc->metrics_set, .sysfs_root = rc->sysfs,
-		.period = rc->period, .freq = rc->freq,
-	};
-	struct pm_metrics_choice mc;
-	struct pm_error err;
+	int ret;
 
 	if (rc->events.nr)
 		return pm_cli_usage_error("--metrics chooses the events: do not give -e");
-	if (pm_recorder__choose_metrics(&rq, &mc, &err))
-		return pm_cli_usage_error("%s", err.msg);
-	snprintf(rc->metrics_spec, sizeof(rc->metrics_spec), "%s", mc.spec);
+	ret = pm_record_choose_metrics(rc->metrics.arg, rc->sysfs, rc->period, rc->freq,
+				       rc->quiet, rc->metrics_spec, sizeof(rc->metrics_spec));
+	if (ret)
+		return ret;
 	if (!rc->callgraph_fp && !rc->callgraph)
 		rc->callgraph = "fp,4";
 	rc->timestamp = true;
 	rc->sample_cpu = true;
-	if (rc->quiet)
-		return 0;
-	/* without a PMU one line says it all, the group included */
-	if (mc.hw)
-		fprintf(stderr, "pmprof record: --metrics: %s\n", mc.spec);
-	fprintf(stderr, "pmprof record: --metrics: %s\n", mc.why);
 	return 0;
 }
 
@@ -232,7 +220,7 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 	if (ret)
 		return ret;
 	/* first: it sets the call graph, -T and --sample-cpu */
-	if (rc->metrics && (ret = choose_metrics(rc)))
+	if (rc->metrics.set && (ret = choose_metrics(rc)))
 		return ret;
 	memset(&rd, 0, sizeof(rd));
 	rd.timestamp = rc->timestamp;
@@ -253,7 +241,7 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 	rd.period = rc->period;
 	rd.freq = rc->freq;
 	rd.default_freq = rc->default_freq;
-	if (rc->metrics) {
+	if (rc->metrics.set) {
 		if (pm_evspec__parse(list, rc->metrics_spec, &eo, &err))
 			return pm_cli_usage_error("%s", err.msg);
 	} else if (!rc->events.nr) {
@@ -276,7 +264,7 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 	if (pm_evspec__apply_record(list, &rd, &err))
 		return pm_cli_usage_error("%s", err.msg);
 	/* --metrics: how long each group really counted (multiplexing) */
-	for (i = 0; rc->metrics && i < (int)list->nr; i++)
+	for (i = 0; rc->metrics.set && i < (int)list->nr; i++)
 		if (list->ev[i].attr.sample_type & PM_SAMPLE_READ)
 			list->ev[i].attr.read_format |= PM_FORMAT_TOTAL_TIME_ENABLED |
 							PM_FORMAT_TOTAL_TIME_RUNNING;
@@ -396,7 +384,7 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	if (rc->clockid && pm_clockid__parse(rc->clockid, &o.clockid))
 		return pm_cli_usage_error("-k: unknown clock '%s' (monotonic, monotonic_raw, "
 					  "realtime, boottime, tai or a number)", rc->clockid);
-	if (!rc->clockid && rc->metrics)
+	if (!rc->clockid && rc->metrics.set)
 		o.clockid = CLOCK_MONOTONIC_RAW;	/* as Arm's reference recording */
 	if (rc->mmap_pages && parse_pages(rc->mmap_pages, &o.mmap_pages))
 		return pm_cli_usage_error("-m %s: give a power of 2 of pages (e.g. 128) "
@@ -554,36 +542,6 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	return status;
 }
 
-/* --metrics[=SET] */
-static int metrics_opt(const struct pm_option *opt, const char *arg)
-{
-	struct record_cli *rc = opt->value;
-
-	rc->metrics = true;
-	rc->metrics_set = arg;
-	return 0;
-}
-
-/*
- * `--metrics topdown` as the issue's readers write it: a group name after
- * --metrics is its value (a workload named topdown goes after --).
- */
-static void metrics_space_form(int *argc, const char **argv)
-{
-	int i, j;
-
-	for (i = 0; i + 1 < *argc && strcmp(argv[i], "--"); i++) {
-		if (strcmp(argv[i], "--metrics") ||
-		    (strcmp(argv[i + 1], "topdown") && strcmp(argv[i + 1], "default")))
-			continue;
-		argv[i] = !strcmp(argv[i + 1], "topdown") ? "--metrics=topdown"
-							   : "--metrics=default";
-		for (j = i + 1; j + 1 < *argc; j++)
-			argv[j] = argv[j + 1];
-		(*argc)--;
-	}
-}
-
 int cmd_record(int argc, const char **argv)
 {
 	struct record_cli rc = { .plan = 8, .format = PM_FORMAT_TABLE };
@@ -615,8 +573,8 @@ int cmd_record(int argc, const char **argv)
 		OPT_STRING('o', "output", &rc.output, "file", "output file name (default perf.data)"),
 		OPT_STRING(0, "hf-mode", &rc.hf_mode, "mode",
 			   "short windows: auto, kernel, strobe, burst, fixed or off (default auto)"),
-		{ .type = PM_OPT_CALLBACK, .long_name = "metrics", .value = &rc,
-		  .argh = "set", .flags = PM_OPT_OPTARG, .cb = metrics_opt,
+		{ .type = PM_OPT_CALLBACK, .long_name = "metrics", .value = &rc.metrics,
+		  .argh = "set", .flags = PM_OPT_OPTARG, .cb = pm_record_optarg_cb,
 		  .help = "record the counter groups for per-function metrics: default (CPI, misses) or topdown" },
 		OPT_BOOLEAN('R', "raw-samples", &rc.raw_samples,
 			    "raw sample data (PERF_SAMPLE_RAW, e.g. ProfileMe status), with time and cpu"),
@@ -659,7 +617,7 @@ int cmd_record(int argc, const char **argv)
 		cmdline[i + 1] = argv[i];
 
 	pm_evspec_list__init(&list);
-	metrics_space_form(&argc, argv);
+	pm_record_metrics_space_form(&argc, argv);
 	/* nargs: the workload command left in argv, for the recorder */
 	nargs = pm_parse_options(argc, argv, opts, record_usage, PM_PARSE_STOP_AT_NON_OPTION);
 	if ((ret = pm_cli_parse_status(nargs)) >= 0)
@@ -687,28 +645,8 @@ int cmd_record(int argc, const char **argv)
 		ret = run_record(&rc, &list, nargs, argv, argc + 1, cmdline);
 		goto out;
 	}
-	{
-		/* the mode the recording would get; a --sysfs tree is another
-		 * machine, whose kernel is not here to ask */
-		struct pm_hf_env env = { .sysfs_root = rc.sysfs, .probe_kernel = !rc.sysfs };
-		enum pm_hf_mode want = PM_HF_AUTO;
-		struct pm_hf_plan plan;
-		struct pm_error err;
-
-		if (rc.hf_mode && pm_hf_mode__parse(rc.hf_mode, &want)) {
-			ret = pm_cli_usage_error("--hf-mode: unknown mode '%s' (auto, kernel, strobe, "
-						 "burst, fixed or off)", rc.hf_mode);
-			goto out;
-		}
-		if (pm_hf_mode__plan(&list, want, &env, &plan, &err)) {
-			ret = pm_cli_usage_error("%s", err.msg);
-			goto out;
-		}
-		if (rc.format == PM_FORMAT_JSON)
-			pm_record_plan__json(&list, rc.plan, rc.seed, &plan);
-		else
-			pm_record_plan__text(&list, rc.plan, rc.seed, &plan);
-	}
+	ret = pm_record_plan__print(&list, rc.plan, rc.seed, rc.hf_mode, rc.sysfs,
+				    rc.format == PM_FORMAT_JSON);
 out:
 	pm_evspec_list__exit(&list);
 	free(rc.events.items);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cli.h"
 #include "record-plan.h"
 #include "pmprof/attr_print.h"
 #include "pmprof/json.h"
@@ -208,3 +209,23 @@ void pm_record_plan__text(const struct pm_evspec_list *l, int nplan, uint64_t se
 	free(w);
 }
 
+
+int pm_record_plan__print(const struct pm_evspec_list *l, int plan, uint64_t seed,
+			  const char *hf_mode, const char *sysfs, bool json)
+{
+	struct pm_hf_env env = { .sysfs_root = sysfs, .probe_kernel = !sysfs };
+	enum pm_hf_mode want = PM_HF_AUTO;
+	struct pm_hf_plan hf;
+	struct pm_error err;
+
+	if (hf_mode && pm_hf_mode__parse(hf_mode, &want))
+		return pm_cli_usage_error("--hf-mode: unknown mode '%s' (auto, kernel, strobe, "
+					  "burst, fixed or off)", hf_mode);
+	if (pm_hf_mode__plan(l, want, &env, &hf, &err))
+		return pm_cli_usage_error("%s", err.msg);
+	if (json)
+		pm_record_plan__json(l, plan, seed, &hf);
+	else
+		pm_record_plan__text(l, plan, seed, &hf);
+	return 0;
+}

@@ -212,6 +212,29 @@ int mx_bad_count(const struct pm_metrics *m, const struct mx_event *e,
 
 /* ---- counters --------------------------------------------------------- */
 
+/* The group's enabled and running time since the stream's last sample
+ * (a group is scheduled whole: one pair of times for all its members). */
+void mx_count_time(struct pm_metrics *m, struct mx_stream *st,
+		   const struct pm_sample *s, const struct pm_attr *a)
+{
+	struct mx_group *g = &m->groups[st->group];
+	uint64_t want = PM_FORMAT_TOTAL_TIME_ENABLED | PM_FORMAT_TOTAL_TIME_RUNNING;
+
+	if ((a->read_format & want) != want) {
+		st->timed = false;
+		return;
+	}
+	g->timed = true;
+	if (st->timed && s->read.time_enabled >= st->enabled &&
+	    s->read.time_running >= st->running) {
+		g->enabled += s->read.time_enabled - st->enabled;
+		g->running += s->read.time_running - st->running;
+	}
+	st->timed = true;
+	st->enabled = s->read.time_enabled;
+	st->running = s->read.time_running;
+}
+
 static void add_counter(struct pm_metrics *m, size_t ev)
 {
 	struct mx_event *e = &m->events[ev];

@@ -161,6 +161,10 @@ struct mx_id *mx_find_id(struct pm_metrics *m, uint64_t id, bool create);
 void mx_setup_groups(struct pm_metrics *m);
 int mx_infer_group(struct pm_metrics *m, const struct pm_sample *s, int ei,
 		   struct pm_error *err);
+/* The group's enabled and running time since the stream's last sample
+ * (multiplexing): with TOTAL_TIME_ENABLED and _RUNNING in read_format. */
+void mx_count_time(struct pm_metrics *m, struct mx_stream *st,
+		   const struct pm_sample *s, const struct pm_attr *a);
 int mx_bad_read(const struct pm_metrics *m, const struct mx_event *e,
 		uint64_t vid, const struct mx_id *id, struct pm_error *err);
 int mx_bad_count(const struct pm_metrics *m, const struct mx_event *e,

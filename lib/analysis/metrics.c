@@ -459,29 +459,6 @@ static void charge(struct pm_metrics *m, struct mx_func *f, int gi)
 	}
 }
 
-/* The group's enabled and running time since the stream's last sample
- * (a group is scheduled whole: one pair of times for all its members). */
-static void count_time(struct pm_metrics *m, struct mx_stream *st,
-		       const struct pm_sample *s, const struct pm_attr *a)
-{
-	struct mx_group *g = &m->groups[st->group];
-	uint64_t want = PM_FORMAT_TOTAL_TIME_ENABLED | PM_FORMAT_TOTAL_TIME_RUNNING;
-
-	if ((a->read_format & want) != want) {
-		st->timed = false;
-		return;
-	}
-	g->timed = true;
-	if (st->timed && s->read.time_enabled >= st->enabled &&
-	    s->read.time_running >= st->running) {
-		g->enabled += s->read.time_enabled - st->enabled;
-		g->running += s->read.time_running - st->running;
-	}
-	st->timed = true;
-	st->enabled = s->read.time_enabled;
-	st->running = s->read.time_running;
-}
-
 int pm_metrics__sample(struct pm_metrics *m, const struct pm_sample *s,
 		       const struct pm_metrics_loc *loc, struct pm_error *err)
 {
@@ -569,7 +546,7 @@ int pm_metrics__sample(struct pm_metrics *m, const struct pm_sample *s,
 			m->sum.discarded++;
 		}
 	}
-	count_time(m, st, s, &e->attr);
+	mx_count_time(m, st, s, &e->attr);
 	memcpy(prev, m->cur, nr * sizeof(*prev));
 	memcpy(prev_have, m->cur_have, nr);
 	st->started = true;
