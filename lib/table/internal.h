@@ -18,6 +18,7 @@ struct pm_table_col {
 
 struct pm_table_cell {
 	bool set;
+	char mark;	/* text: a sign after the value (pm_table__set_mark) */
 	union {
 		char *s;
 		uint64_t u;

@@ -61,18 +61,32 @@ static char *text_header(const struct pm_table_col *c)
 	return pm_strbuf__detach(&sb);
 }
 
-static char *text_cell(const struct pm_table *t, size_t row, size_t col)
+/* marked: the column has marks (pm_table__set_mark): a cell without one
+ * ends in a blank, so the digits stay aligned. */
+static char *text_cell(const struct pm_table *t, size_t row, size_t col,
+		       bool marked)
 {
 	struct pm_strbuf sb = PM_STRBUF_INIT, raw = PM_STRBUF_INIT;
+	const struct pm_table_cell *cell = pm_table__cell(t, row, col);
 
-	if (!pm_table__cell(t, row, col)->set)
-		return pm_strdup("-");
+	if (!cell->set)
+		return pm_strdup(marked ? "- " : "-");
 	pm_table__format_cell(t, row, col, true, &raw);
 	add_text_escaped(&sb, pm_strbuf__str(&raw));
 	pm_strbuf__release(&raw);
+	if (marked)
+		pm_strbuf__addc(&sb, cell->mark ? cell->mark : ' ');
 	if (!sb.buf)
 		return pm_strdup("");
 	return pm_strbuf__detach(&sb);
+}
+
+static bool column_marked(const struct pm_table *t, size_t col)
+{
+	for (size_t r = 0; r < t->nr_rows; r++)
+		if (pm_table__cell(t, r, col)->mark)
+			return true;
+	return false;
 }
 
 static void add_padded(struct pm_strbuf *sb, const char *s, size_t width,
@@ -116,15 +130,18 @@ static void render_text(const struct pm_table *t, FILE *out,
 	size_t nr_cells = t->nr_rows * nr_cols;
 	char **cells = pm_calloc(nr_cells ? nr_cells : 1, sizeof(*cells));
 	const char *row_prefix = o->hash_header && !o->no_header ? "  " : "";
+	bool *marked = pm_calloc(nr_cols ? nr_cols : 1, sizeof(*marked));
 
 	for (c = 0; c < nr_cols; c++) {
 		header[c] = text_header(&t->cols[c]);
 		if (!o->no_header)
 			width[c] = display_width(header[c]);
 	}
+	for (c = 0; c < nr_cols; c++)
+		marked[c] = column_marked(t, c);
 	for (r = 0; r < t->nr_rows; r++) {
 		for (c = 0; c < nr_cols; c++) {
-			char *s = text_cell(t, r, c);
+			char *s = text_cell(t, r, c, marked[c]);
 			size_t w = display_width(s);
 
 			cells[r * nr_cols + c] = s;
@@ -162,6 +179,7 @@ static void render_text(const struct pm_table *t, FILE *out,
 	free(cells);
 	free(header);
 	free(width);
+	free(marked);
 }
 
 /* RFC 4180: quote a field holding a comma, quote, CR or LF; double quotes. */

@@ -232,6 +232,7 @@ static int set_number(struct pm_table *t, size_t row, size_t col,
 		break;
 	}
 	c->set = true;
+	c->mark = 0;
 	return 0;
 }
 
