@@ -11,9 +11,11 @@
 
 #include "builtin.h"
 #include "cli.h"
+#include "table-opts.h"
 #include "pmprof/json.h"
 #include "pmprof/metrics.h"
 #include "pmprof/session.h"
+#include "pmprof/strbuf.h"
 #include "pmprof/table.h"
 
 struct metrics_run {
@@ -92,9 +94,24 @@ static int on_record(struct pm_session *s, const struct pm_record *rec,
 }
 
 static const char *const metrics_usage[] = {
-	"pmprof metrics [-i FILE] [-s none|discard] [--match sym|callchain] [--top N] [--ci] [--slots N] [--format table|csv|tsv|json]",
+	"pmprof metrics [-i FILE] [-s none|discard] [--match sym|callchain] [--top N] [--ci] [--slots N]\n"
+	"               [--sort METRIC] [--percent-limit PCT] [--min-windows N] [--columns LIST] [--wide]\n"
+	"               [--format table|csv|tsv|json]",
 	NULL,
 };
+
+static int sort_error(const struct pm_metrics *m, const char *name)
+{
+	struct pm_strbuf sb = PM_STRBUF_INIT;
+	int ret;
+
+	for (size_t i = 0; i < pm_metrics__nr_metrics(m); i++)
+		pm_strbuf__addf(&sb, ", %s", pm_metrics__metric_name(m, i));
+	ret = pm_cli_usage_error("metrics: --sort: no metric '%s' in this recording; it has #%s",
+				 name, pm_strbuf__str(&sb));
+	pm_strbuf__release(&sb);
+	return ret;
+}
 
 int cmd_metrics(int argc, const char **argv)
 {
@@ -103,6 +120,8 @@ int cmd_metrics(int argc, const char **argv)
 	uint64_t top = 0;
 	bool ci = false;
 	const char *slots = NULL;
+	struct pm_table_cli tc = { 0 };
+	struct pm_metrics_opts mopts = { 0 };
 	struct pm_session_opts sopts = { .sz = sizeof(sopts) };
 	const struct pm_option options[] = {
 		OPT_STRING('i', "input", &input, "file",
@@ -115,11 +134,17 @@ int cmd_metrics(int argc, const char **argv)
 		OPT_BOOLEAN(0, "ci", &ci, "95% confidence interval of each metric"),
 		OPT_STRING(0, "slots", &slots, "N",
 			   "top-down: slots per cycle (default: the recording's PMU_CAPS, or an AMD CPUID's width)"),
+		OPT_STRING(0, "sort", &mopts.sort, "metric",
+			   "order the functions by this metric, greatest first (default: by samples, #)"),
+		OPT_DOUBLE(0, "percent-limit", &mopts.percent_limit, "pct",
+			   "leave out functions with less than this % of the samples"),
+		OPT_U64(0, "min-windows", &mopts.min_windows, "N",
+			   "leave out functions with fewer kept windows (metrics from fewer than 30 are marked ?)"),
+		OPT_TABLE_FIT(&tc),
 		OPT_SYMBOL_SOURCES(&sopts),
 		OPT_FORMAT(&format),
 		OPT_END(),
 	};
-	struct pm_metrics_opts mopts = { 0 };
 	struct pm_error err = { 0 };
 	struct metrics_run run = { .err = &err };
 	struct pm_session *s;
@@ -155,6 +180,10 @@ int cmd_metrics(int argc, const char **argv)
 		status = pm_cli_input_error(input, &err);
 		goto out;
 	}
+	if (mopts.sort && pm_metrics__find_metric(run.m, mopts.sort) < 0) {
+		status = sort_error(run.m, mopts.sort);
+		goto out;
+	}
 	if (format == PM_FORMAT_JSON) {
 		struct pm_json j;
 
@@ -162,12 +191,15 @@ int cmd_metrics(int argc, const char **argv)
 		pm_metrics__json(run.m, &j, (size_t)top);
 		putchar('\n');
 	} else {
-		struct pm_table *t = pm_metrics__table(run.m,
-			format == PM_FORMAT_TSV ? PM_METRICS_LAYOUT_ARM
-						: PM_METRICS_LAYOUT_TEXT,
-			(size_t)top);
+		bool arm = format == PM_FORMAT_TSV;
+		struct pm_table *t = pm_metrics__table(run.m, arm ? PM_METRICS_LAYOUT_ARM
+								  : PM_METRICS_LAYOUT_TEXT,
+						       (size_t)top);
 
-		pm_table__render(t, stdout, (enum pm_table_format)format, NULL);
+		/* Symbol, DSO, #, DIS% stay (Arm's order: Symbol, #) */
+		status = pm_table_cli__apply(&tc, t, format == PM_FORMAT_TABLE, arm ? 2 : 4, 0);
+		if (!status)
+			pm_table__render(t, stdout, (enum pm_table_format)format, NULL);
 		pm_table__delete(t);
 	}
 out:

@@ -125,7 +125,17 @@ struct pm_metrics_opts {
 	const char *arch;	/* ARCH feature, for raw PMU codes; may be NULL */
 	double slots;		/* top-down slots per cycle; 0: the recording's
 				   (PMU_CAPS slots, or an AMD CPUID's width) */
+	/* Which functions the table and JSON show, in what order: */
+	const char *sort;	/* a metric (pm_metrics__find_metric), by
+				   value, greatest first; NULL: by samples */
+	double percent_limit;	/* leave out functions with less than this %
+				   of the samples */
+	uint64_t min_windows;	/* ... or fewer kept windows than this */
 };
+
+/* A metric from fewer windows than this is marked in text ("4.07?"):
+ * too few to read as more than a rough value. */
+#define PM_METRICS_FEW_WINDOWS 30
 
 /*
  * Where a sample is, as the caller resolved it. Identity is by pointer:
@@ -311,6 +321,15 @@ int pm_metrics__metric_ratio(const struct pm_metrics *m, const char *name,
 /* The metrics this recording has, in column order. */
 size_t pm_metrics__nr_metrics(const struct pm_metrics *m);
 const char *pm_metrics__metric_name(const struct pm_metrics *m, size_t i);
+/* The metric of that name, in any case ("cpi"), or "#" / "samples" for
+ * the samples: its index, nr_metrics for the samples, or -1. */
+int pm_metrics__find_metric(const struct pm_metrics *m, const char *name);
+/* The kept windows of a function a metric comes from (for a formula, the
+ * fewest of the groups it reads); 0 when it does not exist. */
+uint64_t pm_metrics__metric_windows(const struct pm_metrics *m, size_t func,
+				    const char *name);
+/* The functions opts.percent_limit and opts.min_windows leave out. */
+size_t pm_metrics__nr_left_out(const struct pm_metrics *m);
 
 enum pm_metrics_layout {
 	PM_METRICS_LAYOUT_TEXT,	/* Symbol DSO # DIS% CPI IPC BMKI CMKI %CM %RI
@@ -320,9 +339,12 @@ enum pm_metrics_layout {
 };
 
 /*
- * The table, sorted by samples (descending; ties by symbol, DSO), top
- * rows only when top > 0. With opts.ci, each metric is followed by its
- * "±NAME" half-width column.
+ * The table, sorted by samples (descending; ties by symbol, DSO) or by
+ * opts.sort, without the functions opts.percent_limit and min_windows
+ * leave out, top rows only when top > 0. With opts.ci, each metric is
+ * followed by its "±NAME" half-width column (key "NAME:ci"). A metric
+ * from fewer than PM_METRICS_FEW_WINDOWS windows has the mark '?'
+ * (pmprof/table-fit.h).
  */
 struct pm_table *pm_metrics__table(struct pm_metrics *m,
 				   enum pm_metrics_layout layout, size_t top);

@@ -71,7 +71,8 @@ struct mx_stream {
 	uint64_t enabled, running;	/* and these */
 };
 
-/* Per function and group, what the intervals need. */
+/* Per function and group: its kept windows, and what the intervals
+ * need (with opts.ci). */
 struct mx_fgroup {
 	uint64_t n;
 	double *gram;		/* nr x nr sums of products */
@@ -82,7 +83,7 @@ struct mx_func {
 	const void *dso, *sym;
 	uint64_t *ev_sums;	/* nr_events + 1, by event index */
 	uint64_t *sums;		/* nr_counters + 1, by counter (mx_finish) */
-	struct mx_fgroup *fg;	/* nr_events + 1 (groups), with opts.ci */
+	struct mx_fgroup *fg;	/* nr_events + 1 (groups) */
 };
 
 struct mx_formula;
@@ -176,6 +177,9 @@ int mx_role_in_group(const struct pm_metrics *m, int g,
 struct mx_metric *mx_add_metric(struct pm_metrics *m, const char *name,
 				int num, int den, double scale, int arm_rank);
 void mx_add_topdown(struct pm_metrics *m);
+/* The fewest windows the function has in a group the formula reads. */
+uint64_t mx_formula_windows(const struct pm_metrics *m, const struct mx_func *f,
+			    const struct mx_metric *x);
 int mx_formula_value(const struct pm_metrics *m, const struct mx_func *f,
 		     const struct mx_metric *x, double *value, double *half);
 /* Free the counters and the named metrics (mx_finish makes them). */

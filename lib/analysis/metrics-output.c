@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "metrics-internal.h"
 #include "pmprof/json.h"
 #include "pmprof/table.h"
+#include "pmprof/table-fit.h"
 #include "pmprof/util.h"
 
 #define Z95 1.959963984540054
@@ -258,6 +260,37 @@ int pm_metrics__metric(const struct pm_metrics *m, size_t func,
 
 /* ---- order ------------------------------------------------------------ */
 
+int pm_metrics__find_metric(const struct pm_metrics *m, const char *name)
+{
+	size_t i;
+
+	mx_finish((struct pm_metrics *)m);
+	if (!strcmp(name, "#") || !strcasecmp(name, "samples"))
+		return (int)m->nr_metrics;
+	for (i = 0; i < m->nr_metrics; i++)
+		if (!strcasecmp(m->metrics[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static uint64_t windows_of(const struct pm_metrics *m, const struct mx_func *f,
+			   const struct mx_metric *x)
+{
+	if (x->formula)
+		return mx_formula_windows(m, f, x);
+	return f->fg[m->counters[x->num].group].n;
+}
+
+uint64_t pm_metrics__metric_windows(const struct pm_metrics *m, size_t func,
+				    const char *name)
+{
+	int i = pm_metrics__find_metric(m, name);
+
+	if (i < 0 || (size_t)i >= m->nr_metrics || func >= m->nr_funcs)
+		return 0;
+	return windows_of(m, m->funcs[func], &m->metrics[i]);
+}
+
 static int cmp_funcs(const void *pa, const void *pb)
 {
 	const struct mx_func *a = *(struct mx_func *const *)pa;
@@ -270,17 +303,70 @@ static int cmp_funcs(const void *pa, const void *pb)
 	return c ? c : strcmp(a->pub.dso_name, b->pub.dso_name);
 }
 
-/* The functions by samples; the caller frees the array. */
+/* By opts.sort's metric, greatest first, NaN (no value) last. */
+static int cmp_by_metric(const void *pa, const void *pb, void *arg)
+{
+	const struct pm_metrics *m = arg;
+	const struct mx_metric *x = &m->metrics[pm_metrics__find_metric(m, m->opts.sort)];
+	double va, vb, h;
+
+	metric_at(m, *(struct mx_func *const *)pa, x, &va, &h);
+	metric_at(m, *(struct mx_func *const *)pb, x, &vb, &h);
+	if (isnan(va) != isnan(vb))
+		return isnan(va) ? 1 : -1;
+	if (!isnan(va) && va != vb)
+		return va > vb ? -1 : 1;
+	return cmp_funcs(pa, pb);
+}
+
+/* Does opts.percent_limit or opts.min_windows leave the function out? */
+static bool left_out(const struct pm_metrics *m, const struct mx_func *f,
+		     uint64_t samples)
+{
+	if (f->pub.kept < m->opts.min_windows)
+		return true;
+	return m->opts.percent_limit > 0 && samples &&
+	       100.0 * (double)f->pub.samples / (double)samples < m->opts.percent_limit;
+}
+
+static uint64_t all_samples(const struct pm_metrics *m)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < m->nr_funcs; i++)
+		n += m->funcs[i]->pub.samples;
+	return n;
+}
+
+size_t pm_metrics__nr_left_out(const struct pm_metrics *m)
+{
+	uint64_t samples;
+	size_t i, n = 0;
+
+	mx_finish((struct pm_metrics *)m);
+	samples = all_samples(m);
+	for (i = 0; i < m->nr_funcs; i++)
+		n += left_out(m, m->funcs[i], samples);
+	return n;
+}
+
+/* The functions shown, in order; the caller frees the array. */
 static struct mx_func **sorted(const struct pm_metrics *m, size_t top,
 			       size_t *nr)
 {
 	struct mx_func **v = pm_calloc(m->nr_funcs + 1, sizeof(*v));
+	uint64_t samples = all_samples(m);
+	int by = m->opts.sort ? pm_metrics__find_metric(m, m->opts.sort) : -1;
+	size_t i, n = 0;
 
-	if (m->nr_funcs) {	/* m->funcs is NULL before the first */
-		memcpy(v, m->funcs, m->nr_funcs * sizeof(*v));
-		qsort(v, m->nr_funcs, sizeof(*v), cmp_funcs);
-	}
-	*nr = top && top < m->nr_funcs ? top : m->nr_funcs;
+	for (i = 0; i < m->nr_funcs; i++)
+		if (!left_out(m, m->funcs[i], samples))
+			v[n++] = m->funcs[i];
+	if (by >= 0 && (size_t)by < m->nr_metrics)
+		qsort_r(v, n, sizeof(*v), cmp_by_metric, (void *)m);
+	else if (n)
+		qsort(v, n, sizeof(*v), cmp_funcs);
+	*nr = top && top < n ? top : n;
 	return v;
 }
 
@@ -303,11 +389,13 @@ static int metric_column(struct pm_table *t, const char *name, bool pm)
 		.name = name,
 		.type = name[0] == '%' ? PM_COL_PERCENT : PM_COL_DOUBLE,
 	};
-	char buf[320];
+	char buf[320], key[320];
 
-	if (pm) {
+	if (pm) {	/* the interval goes with its metric (--columns) */
 		snprintf(buf, sizeof(buf), "±%s", name);
+		snprintf(key, sizeof(key), "%s:ci", name);
 		c.name = buf;
+		c.key = key;
 	}
 	return pm_table__add_column(t, &c);
 }
@@ -321,6 +409,7 @@ struct pm_table *pm_metrics__table(struct pm_metrics *m,
 	size_t nr, i, k;
 	int c_sym, c_dso, c_n, c_dis = -1, first_metric;
 	char line[512];
+	bool few = false;
 
 	mx_finish(m);	/* the metrics are known from here on */
 	order = pm_calloc(m->nr_metrics + 1, sizeof(*order));
@@ -369,8 +458,14 @@ struct pm_table *pm_metrics__table(struct pm_metrics *m,
 
 			if (col == c_dis)
 				col++;
-			if (!metric_at(m, f, &m->metrics[order[k]], &v, &h))
+			if (!metric_at(m, f, &m->metrics[order[k]], &v, &h)) {
 				pm_table__set_double(t, row, (size_t)col, v);
+				if (windows_of(m, f, &m->metrics[order[k]]) <
+				    PM_METRICS_FEW_WINDOWS) {
+					pm_table__set_mark(t, row, (size_t)col, '?');
+					few = true;
+				}
+			}
 			col++;
 			if (m->opts.ci) {
 				if (!isnan(h))
@@ -391,6 +486,13 @@ struct pm_table *pm_metrics__table(struct pm_metrics *m,
 		pm_table__add_comment(t, "%s", m->td_note);
 	if (m->software_only)
 		pm_table__add_comment(t, "%s", PM_METRICS_SOFTWARE_NOTE);
+	if (few)
+		pm_table__add_comment(t, "?: from fewer than %d windows, a rough value",
+				      PM_METRICS_FEW_WINDOWS);
+	if (pm_metrics__nr_left_out(m))
+		pm_table__add_comment(t, "%zu function%s with fewer windows or samples than asked (--min-windows, --percent-limit) left out",
+				      pm_metrics__nr_left_out(m),
+				      pm_metrics__nr_left_out(m) == 1 ? "" : "s");
 	return t;
 }
 
@@ -533,6 +635,13 @@ void pm_metrics__json(struct pm_metrics *m, struct pm_json *j, size_t top)
 			pm_json__kv_double(j, m->metrics[k].name, v);
 		}
 		pm_json__end_object(j);
+		/* what text marks '?' */
+		pm_json__key(j, "few_windows");
+		pm_json__begin_array(j);
+		for (k = 0; k < m->nr_metrics; k++)
+			if (windows_of(m, f, &m->metrics[k]) < PM_METRICS_FEW_WINDOWS)
+				pm_json__string(j, m->metrics[k].name);
+		pm_json__end_array(j);
 		if (m->opts.ci) {
 			pm_json__key(j, "ci95");
 			pm_json__begin_object(j);

@@ -331,3 +331,17 @@ int mx_formula_value(const struct pm_metrics *m, const struct mx_func *f,
 	*half = Z95 * sqrt(var > 0 ? var : 0);
 	return 0;
 }
+
+uint64_t mx_formula_windows(const struct pm_metrics *m, const struct mx_func *f,
+			    const struct mx_metric *x)
+{
+	uint64_t n = UINT64_MAX;
+
+	for (int i = 0; i < x->formula->nr; i++) {
+		uint64_t k = f->fg[m->counters[x->formula->counter[i]].group].n;
+
+		if (k < n)
+			n = k;
+	}
+	return n == UINT64_MAX ? 0 : n;
+}

@@ -318,8 +318,7 @@ static struct mx_func *find_func(struct pm_metrics *m,
 	f->pub.dso_name = pm_strdup(loc && loc->dso_name ? loc->dso_name : "[unknown]");
 	f->pub.sym_name = pm_strdup(loc && loc->sym_name ? loc->sym_name : "[unknown]");
 	f->ev_sums = pm_calloc(m->nr_events + 1, sizeof(*f->ev_sums));
-	if (m->opts.ci)
-		f->fg = pm_calloc(m->nr_events + 1, sizeof(*f->fg));
+	f->fg = pm_calloc(m->nr_events + 1, sizeof(*f->fg));
 	m->sums_stale = true;
 	PM_GROW(m->funcs, m->alloc_funcs, m->nr_funcs + 1);
 	m->funcs[m->nr_funcs++] = f;
@@ -444,12 +443,12 @@ static void charge(struct pm_metrics *m, struct mx_func *f, int gi)
 	m->sums_stale = true;
 	f->pub.kept++;
 	m->sum.kept++;
+	g->kept++;
+	f->fg[gi].n++;
 	if (!m->opts.ci)
 		return;
-	g->kept++;
 	if (!f->fg[gi].gram)
 		f->fg[gi].gram = pm_calloc(nr * nr, sizeof(double));
-	f->fg[gi].n++;
 	for (a = 0; a < nr; a++) {
 		double da = (double)m->delta[a];
 
