@@ -15,6 +15,7 @@
 
 #include "builtin.h"
 #include "cli.h"
+#include "table-opts.h"
 #include "pmprof/json.h"
 #include "pmprof/metrics.h"
 #include "pmprof/sim.h"
@@ -22,7 +23,7 @@
 #include "pmprof/util.h"
 
 static const char *const sim_usage[] = {
-	"pmprof sim MODEL -e SPEC [-o FILE] [--seed N] [--truth FILE] [--compare [-s none|discard]]",
+	"pmprof sim MODEL -e SPEC [-o FILE] [--seed N] [--truth FILE] [--compare [-s none|discard] [--wide] [--columns LIST]]",
 	"pmprof sim --list",
 	NULL,
 };
@@ -183,14 +184,16 @@ static void compare_json(struct pm_metrics *m, const struct pm_sim_result *res,
 	putchar('\n');
 }
 
-static void compare_table(struct pm_metrics *m, const struct pm_sim_result *res,
-			  const char *output, const struct compare_row *rows,
-			  size_t n, enum pm_output_format format)
+static int compare_table(struct pm_metrics *m, const struct pm_sim_result *res,
+			 const char *output, const struct compare_row *rows,
+			 size_t n, enum pm_output_format format,
+			 const struct pm_table_cli *tc)
 {
 	const struct pm_metrics_summary *sum = pm_metrics__summary(m);
 	struct pm_table *t = pm_table__new();
 	char small[2][96];
 	size_t i, k, nr_small = 0;
+	int status;
 
 	pm_table__set_title(t, "%s: measured (pmprof metrics -s %s) beside the truth; err = (measured - truth) / truth, pp = measured - truth",
 			    output, pm_metrics_mode__name(sum->mode));
@@ -201,15 +204,19 @@ static void compare_table(struct pm_metrics *m, const struct pm_sim_result *res,
 	pm_table__add_col(t, "#", "samples", PM_COL_U64);
 	pm_table__add_col(t, "DIS%", "dis", PM_COL_PERCENT);
 	for (k = 0; k < nr_compare; k++) {
-		char name[32];
+		char name[32], key[2][40];
 
+		/* keys "CPI:true", "CPI:err": they go with CPI (--columns) */
 		pm_table__add_col(t, compare_metrics[k], NULL, PM_COL_DOUBLE);
 		snprintf(name, sizeof(name), "true %s", compare_metrics[k]);
-		pm_table__add_col(t, name, NULL, PM_COL_DOUBLE);
+		snprintf(key[0], sizeof(key[0]), "%s:true", compare_metrics[k]);
+		pm_table__add_col(t, name, key[0], PM_COL_DOUBLE);
+		snprintf(key[1], sizeof(key[1]), "%s:%s", compare_metrics[k],
+			 in_points(compare_metrics[k]) ? "pp" : "err");
 		if (in_points(compare_metrics[k]))
-			pm_table__add_col(t, "pp", NULL, PM_COL_DOUBLE);
+			pm_table__add_col(t, "pp", key[1], PM_COL_DOUBLE);
 		else
-			pm_table__add_col(t, "err", NULL, PM_COL_PERCENT);
+			pm_table__add_col(t, "err", key[1], PM_COL_PERCENT);
 	}
 	for (i = 0; i < n; i++) {
 		size_t row = pm_table__add_row(t), col = 0;
@@ -254,18 +261,24 @@ static void compare_table(struct pm_metrics *m, const struct pm_sim_result *res,
 		pm_table__add_comment(t, "err left out in %zu cells where the truth puts under %d events in the function's windows, whose own noise is larger (e.g. %s expected)",
 				      nr_small, PM_SIM_MEASURABLE, line);
 	}
-	pm_table__render(t, stdout, (enum pm_table_format)format, NULL);
+	/* Symbol, #, DIS% stay */
+	status = pm_table_cli__apply(tc, t, format == PM_FORMAT_TABLE, 3, 0);
+	if (!status)
+		pm_table__render(t, stdout, (enum pm_table_format)format, NULL);
 	pm_table__delete(t);
+	return status;
 }
 
 static int compare(const char *output, const struct pm_sim_result *res,
-		   const char *mode, enum pm_output_format format)
+		   const char *mode, enum pm_output_format format,
+		   const struct pm_table_cli *tc)
 {
 	enum pm_metrics_mode mm = PM_METRICS_AUTO;
 	struct pm_metrics *m;
 	struct pm_error err = { 0 };
 	struct compare_row *rows;
 	size_t i, k, n = res->nr_funcs;
+	int status = PM_EXIT_OK;
 
 	if (mode && pm_metrics_mode__parse(mode, &mm))
 		return pm_cli_usage_error("sim: -s takes none or discard, not '%s'", mode);
@@ -289,10 +302,10 @@ static int compare(const char *output, const struct pm_sim_result *res,
 	if (format == PM_FORMAT_JSON)
 		compare_json(m, res, output, rows, n);
 	else
-		compare_table(m, res, output, rows, n, format);
+		status = compare_table(m, res, output, rows, n, format, tc);
 	free(rows);
 	pm_metrics__delete(m);
-	return PM_EXIT_OK;
+	return status;
 }
 
 /* --max-size: bytes, or with perf's suffixes B, K, M, G, T (powers of
@@ -335,6 +348,7 @@ int cmd_sim(int argc, const char **argv)
 	uint64_t seed = 1, iterations = 0, hz = 0, max_rate = 0, max_size = 0;
 	bool do_compare = false, no_throttle = false, list = false, quiet = false;
 	enum pm_output_format format = PM_FORMAT_TABLE;
+	struct pm_table_cli tc = { 0 };
 	const struct pm_option options[] = {
 		OPT_STRING('e', "event", &spec, "spec",
 			   "events and sampling, perf's syntax (period, freq, hf-period, hf-rand, hf-burst, hf-jitter terms)"),
@@ -351,6 +365,7 @@ int cmd_sim(int argc, const char **argv)
 			     parse_max_size),
 		OPT_BOOLEAN(0, "compare", &do_compare, "analyse the result and print each metric beside its truth"),
 		OPT_STRING('s', "mode", &mode, "none|discard", "--compare's window mode (default: discard with short windows)"),
+		OPT_TABLE_FIT(&tc),
 		OPT_BOOLEAN('q', "quiet", &quiet, "no summary line on stderr"),
 		OPT_BOOLEAN(0, "list", &list, "list the builtin models"),
 		OPT_FORMAT(&format),
@@ -412,7 +427,7 @@ int cmd_sim(int argc, const char **argv)
 	}
 	if (!quiet)
 		print_summary(&o, &res);
-	status = do_compare ? compare(output, &res, mode, format) : PM_EXIT_OK;
+	status = do_compare ? compare(output, &res, mode, format, &tc) : PM_EXIT_OK;
 	status = pm_cli_finish_stdout(status);
 out:
 	pm_sim_result__exit(&res);
