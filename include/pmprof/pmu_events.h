@@ -38,6 +38,8 @@ enum pm_pmu_family pm_pmu_family(const char *arch);
 /* The name of a raw code in that family's table (NULL: not known). Arm
  * compares the low 16 bits (the event number field). */
 const char *pm_pmu_event__name(enum pm_pmu_family fam, uint64_t config);
+/* Are the n bytes at a the name b, in any case, '-' and '_' alike? */
+bool pm_event_name__eq(const char *a, size_t n, const char *b);
 /* The code of a name (case-insensitive, '-' and '_' alike); -1 if the
  * family does not have it. */
 int pm_pmu_event__config(enum pm_pmu_family fam, const char *name,

@@ -6,7 +6,6 @@
  * made on another machine may use a dynamic PMU type number that means
  * nothing here, while its EVENT_DESC name still does.
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,32 +111,12 @@ static const struct {
 };
 
 /* Case-insensitive, '-' and '_' alike: perf spells aliases both ways. */
-static bool alias_eq(const char *a, size_t n, const char *alias)
-{
-	size_t i;
-
-	if (strlen(alias) != n)
-		return false;
-	for (i = 0; i < n; i++) {
-		char x = (char)tolower((unsigned char)a[i]);
-		char y = alias[i];
-
-		if (x == '_')
-			x = '-';
-		if (y == '_')
-			y = '-';
-		if (x != y)
-			return false;
-	}
-	return true;
-}
-
 static enum pm_metrics_role role_of_word(const char *w, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
-		if (alias_eq(w, n, aliases[i].alias))
+		if (pm_event_name__eq(w, n, aliases[i].alias))
 			return aliases[i].role;
 	return PM_ROLE_NONE;
 }

@@ -128,12 +128,13 @@ const char *pm_pmu_event__name(enum pm_pmu_family fam, uint64_t config)
 	return NULL;
 }
 
-/* Case-insensitive, '-' and '_' alike. */
-static bool same_name(const char *a, const char *b)
+bool pm_event_name__eq(const char *a, size_t n, const char *b)
 {
-	for (; *a && *b; a++, b++) {
-		char x = (char)tolower((unsigned char)*a);
-		char y = (char)tolower((unsigned char)*b);
+	size_t i;
+
+	for (i = 0; i < n && b[i]; i++) {
+		char x = (char)tolower((unsigned char)a[i]);
+		char y = (char)tolower((unsigned char)b[i]);
 
 		if (x == '_')
 			x = '-';
@@ -142,7 +143,7 @@ static bool same_name(const char *a, const char *b)
 		if (x != y)
 			return false;
 	}
-	return !*a && !*b;
+	return i == n && !b[i];
 }
 
 int pm_pmu_event__config(enum pm_pmu_family fam, const char *name,
@@ -153,7 +154,7 @@ int pm_pmu_event__config(enum pm_pmu_family fam, const char *name,
 	const struct code *t = table(fam, &nr, &mask);
 
 	for (i = 0; i < nr; i++)
-		if (same_name(name, t[i].name)) {
+		if (pm_event_name__eq(name, strlen(name), t[i].name)) {
 			*config = t[i].config;
 			return 0;
 		}
