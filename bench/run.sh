@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: pmprof's speed against perf's on the same files.
 #
-#   bench/run.sh [SECTION...]      sections: reader report dir metrics
+#   bench/run.sh [SECTION...]      sections: reader report dir dwarf metrics
 #                                  record lab (bench/lab.sh: the arm64 guest)
 #                                  (default: all, and docs/bench.md is
 #                                  rewritten with the results)
@@ -40,12 +40,14 @@ BENCH_REPEAT=${BENCH_REPEAT:-3}
 BENCH_BUDGET=${BENCH_BUDGET:-60}
 BENCH_DIR_REPEAT=${BENCH_DIR_REPEAT:-7}
 BENCH_DOC=${BENCH_DOC-docs/bench.md}
-SECTIONS_ALL="reader report dir metrics record lab"
+SECTIONS_ALL="reader report dir dwarf metrics record lab"
 
 # shellcheck source=bench/metrics.sh
 . bench/metrics.sh
 # shellcheck source=bench/record.sh
 . bench/record.sh
+# shellcheck source=bench/dwarf.sh
+. bench/dwarf.sh
 # shellcheck source=bench/lab.sh
 . bench/lab.sh
 
@@ -153,32 +155,23 @@ count_records() {
 		awk '/^ *TOTAL events:/ { print $3; exit }'
 }
 
-# record_big OUT META PERF_RECORD_OPTIONS...: a recording of at least
-# BENCH_MB MB (a file, or a directory with --threads) in OUT, with META
-# ("records N"), made once and kept. perf records a workload that would run
-# for hours and gets SIGINT once OUT is big enough (it then stops the
-# workload and finishes the recording as usual).
-record_big() {
-	local out=$1 meta=$2 want=$((BENCH_MB * 1000000))
-	local size=0 t0 pid
-	shift 2
-	if [ -e "$out" ] && [ -f "$meta" ] &&
-	   [ "$(du -sb "$out" | cut -f1)" -ge "$want" ]; then
-		return 0
-	fi
+# record_until_big FILE ARGS...: `perf record -q -o FILE.tmp ARGS` (ARGS
+# ending with a workload that would run for hours), stopped by SIGINT once
+# FILE.tmp (a file, or a directory with --threads) holds BENCH_MB MB (perf
+# then stops the workload and finishes the recording as usual); dies if it
+# stops short. The caller moves FILE.tmp into place.
+record_until_big() {
+	local f=$1 want=$((BENCH_MB * 1000000)) size=0 pid
+	shift
 	mkdir -p "$BENCH_DATA"
-	log "bench: making a recording of >= $BENCH_MB MB in $out (once; cached)"
-	# perf would keep an old output as OUT.old: remove it first
-	rm -rf "$out" "$out.tmp" "$out.tmp.old" "$meta"
-	t0=$(date +%s)
+	# perf would keep an old output as FILE.old: remove it first
+	rm -rf "$f" "$f.tmp" "$f.tmp.old"
 	# A subshell that becomes perf: $! is perf's pid, and perf installs
 	# its own SIGINT handler (a background job starts with SIGINT ignored).
-	(exec perf record -q "$@" -o "$out.tmp" -- \
-		"$WORKLOAD" --threads 2 --nest 3 -n 1000000000 \
-		>/dev/null 2>"$TMP/rec.err") &
+	(exec perf record -q -o "$f.tmp" "$@" >/dev/null 2>"$TMP/rec.err") &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
-		size=$(du -sb "$out.tmp" 2>/dev/null | cut -f1)
+		size=$(du -sb "$f.tmp" 2>/dev/null | cut -f1)
 		if [ "${size:-0}" -ge "$want" ]; then
 			kill -INT "$pid"
 			break
@@ -186,14 +179,31 @@ record_big() {
 		sleep 1
 	done
 	wait "$pid"
-	size=$(du -sb "$out.tmp" 2>/dev/null | cut -f1)
+	size=$(du -sb "$f.tmp" 2>/dev/null | cut -f1)
 	[ "${size:-0}" -ge "$want" ] ||
 		die "perf record stopped at ${size:-0} bytes: $(head -3 "$TMP/rec.err")"
+}
+
+# record_big OUT META PERF_RECORD_OPTIONS...: a recording of the workload
+# of at least BENCH_MB MB in OUT, with META ("records N"), made once and
+# kept.
+record_big() {
+	local out=$1 meta=$2 want=$((BENCH_MB * 1000000)) t0
+	shift 2
+	if [ -e "$out" ] && [ -f "$meta" ] &&
+	   [ "$(du -sb "$out" | cut -f1)" -ge "$want" ]; then
+		return 0
+	fi
+	log "bench: making a recording of >= $BENCH_MB MB in $out (once; cached)"
+	rm -f "$meta"
+	t0=$(date +%s)
+	record_until_big "$out" "$@" -- \
+		"$WORKLOAD" --threads 2 --nest 3 -n 1000000000
 	records=$(count_records "$out.tmp")
 	[ -n "$records" ] || die "perf cannot read back $out.tmp"
 	mv "$out.tmp" "$out"
 	echo "records $records" >"$meta"
-	log "bench: $((size / 1000000)) MB, $records records in $(( $(date +%s) - t0 )) s"
+	log "bench: $(( $(du -sb "$out" | cut -f1) / 1000000 )) MB, $records records in $(( $(date +%s) - t0 )) s"
 }
 
 # dataset_big: $BENCH_DATA/big.data and big.meta. A sample carries ip,
@@ -342,7 +352,7 @@ section_metrics() {
 	local n=${METRICS_BENCH_SAMPLES:-6000000} out="$TMP/metrics.out" pm py sp
 	printf '\n== metrics: pmprof metrics vs a perf script -s Python script doing the same window sums (pmprof best of %s runs, the script once)\n' "$BENCH_REPEAT"
 	bench_metrics "$n" 2>&1 | tee "$out"
-	note_cmd "$PMPROF" metrics -s none --format json -i metrics-big.data
+	note_cmd "$PMPROF" metrics --mode none --format json -i metrics-big.data
 	note_cmd perf script -s bench/gen/metrics_sums.py -i metrics-big.data
 	pm=$(sed -n 's/^metrics: pmprof metrics *\([0-9.]*\) s CPU (\([0-9.]*\) s wall.*/\1 cpu-s, \2 s wall/p' "$out")
 	py=$(sed -n 's/^metrics: perf script -s *\([0-9.]*\) s CPU (\([0-9.]*\) s wall).*/\1 cpu-s, \2 s wall/p' "$out")

@@ -33,7 +33,7 @@ for r in "${runs[@]}"; do
 	IFS='|' read -r name model iter terms mode <<<"$r"
 	"$PMPROF" sim -q "$model" --iterations "$iter" --seed "$SEED" \
 		-e "{cycles/$terms/,$G" -o "$TMP/$name.data" --elf "$TMP/$model" \
-		--truth "$TMP/$name.truth.json" --compare -s "$mode" --format json \
+		--truth "$TMP/$name.truth.json" --compare --mode "$mode" --format json \
 		>"$TMP/$name.json"
 	echo "$name|$model|$iter|cycles/$terms/|$mode" >>"$TMP/runs"
 	rm -f "$TMP/$name.data"
@@ -62,7 +62,7 @@ for r in "${cov_runs[@]}"; do
 		"$PMPROF" sim -q "$model" --iterations "$iter" --seed "$seed" \
 			-e "{cycles/$terms/,$G" -o "$TMP/cov/x.data" --elf "$TMP/cov/$model" \
 			--truth "$TMP/cov/$name.$seed.truth"
-		"$PMPROF" metrics -i "$TMP/cov/x.data" -s "$mode" --ci --format json \
+		"$PMPROF" metrics -i "$TMP/cov/x.data" --mode "$mode" --ci --format json \
 			>"$TMP/cov/$name.$seed.json"
 	done
 	echo "$name|$model|$iter|cycles/$terms/|$mode" >>"$TMP/cov/runs"

@@ -21,6 +21,7 @@ static const struct cmd commands[] = {
 	{ "record", cmd_record, "record a workload or the system into perf.data" },
 	{ "report", cmd_report, "the hotspot profile: samples by symbol, DSO, thread" },
 	{ "metrics", cmd_metrics, "per-function metrics (CPI, misses per kilo-instruction) from sample windows" },
+	{ "annotate", cmd_annotate, "a function's disassembly and source with samples per instruction" },
 	{ "profileme", cmd_profileme, "Alpha ProfileMe status by symbol or instruction (DCPI style)" },
 	{ "mem", cmd_mem, "samples by data source: memory op, TLB, level, data object" },
 	{ "sim", cmd_sim, "a modelled CPU through the kernel's sampling logic, with the truth" },
@@ -48,6 +49,7 @@ int main(int argc, const char **argv)
 
 	/* A closed pipe (pmprof dump | head) ends output quietly. */
 	signal(SIGPIPE, SIG_DFL);
+	pm_cli_init();
 	if (argc < 2) {
 		usage(stderr);
 		return PM_EXIT_USAGE;
@@ -71,11 +73,11 @@ int main(int argc, const char **argv)
 			names[i] = commands[i].name;
 		best = pm_suggest(argv[1], strlen(argv[1]), names, i);
 		if (best)
-			fprintf(stderr, "pmprof: '%s' is not a pmprof command; did you mean '%s'?\n",
-				argv[1], best);
-		else
-			fprintf(stderr, "pmprof: '%s' is not a pmprof command. See 'pmprof --help'.\n",
-				argv[1]);
+			return pm_cli_errorf(PM_EXIT_USAGE, NULL,
+					     "'%s' is not a pmprof command; did you mean '%s'?",
+					     argv[1], best);
 	}
-	return PM_EXIT_USAGE;
+	return pm_cli_errorf(PM_EXIT_USAGE, NULL,
+			     "'%s' is not a pmprof command. See 'pmprof --help'.",
+			     argv[1]);
 }

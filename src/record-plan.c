@@ -219,10 +219,10 @@ int pm_record_plan__print(const struct pm_evspec_list *l, int plan, uint64_t see
 	struct pm_error err;
 
 	if (hf_mode && pm_hf_mode__parse(hf_mode, &want))
-		return pm_cli_usage_error("--hf-mode: unknown mode '%s' (auto, kernel, strobe, "
-					  "burst, fixed or off)", hf_mode);
+		return pm_cli_errorf(PM_EXIT_USAGE, "--hf-mode", "unknown mode '%s' (auto, "
+				     "kernel, strobe, burst, fixed or off)", hf_mode);
 	if (pm_hf_mode__plan(l, want, &env, &hf, &err))
-		return pm_cli_usage_error("%s", err.msg);
+		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "%s", err.msg);
 	if (json)
 		pm_record_plan__json(l, plan, seed, &hf);
 	else

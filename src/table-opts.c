@@ -34,7 +34,7 @@ int pm_table_cli__apply(const struct pm_table_cli *o, struct pm_table *t, bool t
 	size_t n;
 
 	if (o->columns && pm_table__keep_columns(t, fixed, o->columns, &err))
-		return pm_cli_usage_error("%s", err.msg);
+		return pm_cli_error(PM_EXIT_USAGE, "--columns", &err);
 	if (!text || o->wide)
 		return 0;
 	/* the columns asked for stay: only the names are cut */

@@ -13,7 +13,9 @@
  *	for each record:
  *		SAMPLE:   pm_metrics__sample(m, &sample, &loc, err);
  *		THROTTLE, UNTHROTTLE, LOST: pm_metrics__record(m, reader, &rec, err);
- *	table = pm_metrics__table(m, PM_METRICS_LAYOUT_TEXT);
+ *	pm_metrics__finish(m, &report);
+ *
+ * Over a session, pm_metrics_analysis does all of this (pmprof/analysis.h).
  *
  * The rules, exactly:
  *
@@ -96,11 +98,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pmprof/analysis.h"
 #include "pmprof/error.h"
 #include "pmprof/perfdata.h"
 
-struct pm_json;
-struct pm_table;
+struct pm_report;
 
 enum pm_metrics_mode {
 	PM_METRICS_AUTO = 0,	/* discard with short windows, else none */
@@ -118,19 +120,53 @@ int pm_metrics_mode__parse(const char *s, enum pm_metrics_mode *out);
 int pm_metrics_match__parse(const char *s, enum pm_metrics_match *out);
 const char *pm_metrics_mode__name(enum pm_metrics_mode m);
 
+enum pm_metrics_layout {
+	PM_METRICS_LAYOUT_TEXT,	/* Symbol DSO # DIS% CPI IPC BMKI CMKI %CM %RI
+				   %CY %I %BM %L1DA %L1DM %IS, other events */
+	PM_METRICS_LAYOUT_ARM,	/* Arm's TSV order: Symbol # CPI BMKI CMKI %CM
+				   %CY %I %BM %L1DA %L1DM DIS%, then the rest */
+};
+
+/*
+ * One closed window, as the observer (pm_metrics_opts.window) sees it
+ * right after pm_metrics__sample() kept or discarded it: the members of
+ * the sampling event's group (event indices, in the order the events
+ * were added: pm_event.idx for pm_metrics__add_reader_events) and their
+ * counts in the window. Valid during the call only.
+ */
+struct pm_metrics_window {
+	bool kept;
+	size_t nr;
+	const int *events;
+	const uint64_t *delta;
+};
+
+typedef void (*pm_metrics_window_fn)(void *arg,
+				     const struct pm_metrics_window *w);
+
 struct pm_metrics_opts {
+	size_t sz;		/* sizeof(struct pm_metrics_opts); 0: this size */
 	enum pm_metrics_mode mode;
 	enum pm_metrics_match match;
 	bool ci;		/* accumulate what the intervals need */
 	const char *arch;	/* ARCH feature, for raw PMU codes; may be NULL */
+	enum pm_metrics_layout layout;	/* the table's column order */
+	bool need_reads;	/* pm_metrics_analysis: a recording without
+				   PERF_SAMPLE_READ is an error */
 	double slots;		/* top-down slots per cycle; 0: the recording's
 				   (PMU_CAPS slots, or an AMD CPUID's width) */
-	/* Which functions the table and JSON show, in what order: */
+	/* Which functions the report shows, in what order: */
 	const char *sort;	/* a metric (pm_metrics__find_metric), by
 				   value, greatest first; NULL: by samples */
 	double percent_limit;	/* leave out functions with less than this %
 				   of the samples */
 	uint64_t min_windows;	/* ... or fewer kept windows than this */
+	uint64_t top;		/* only the first this many (0: all), so
+				   that the notes speak of the rows shown */
+	/* Told of every window the sample being added closes (annotate
+	 * charges it to that sample's instruction); NULL: nobody. */
+	pm_metrics_window_fn window;
+	void *window_arg;
 };
 
 /* A metric from fewer windows than this is marked in text ("4.07?"):
@@ -282,6 +318,8 @@ int pm_metrics__group(const struct pm_metrics *m, size_t i,
  * group learnt from a later sample adds counters. */
 size_t pm_metrics__nr_counters(const struct pm_metrics *m);
 const char *pm_metrics__counter_name(const struct pm_metrics *m, size_t c);
+/* The counter's event (its index as added), or -1. */
+int pm_metrics__counter_event(const struct pm_metrics *m, size_t c);
 
 struct pm_metrics_func {
 	const char *dso_name;		/* "[unknown]" when unknown */
@@ -331,24 +369,34 @@ uint64_t pm_metrics__metric_windows(const struct pm_metrics *m, size_t func,
 /* The functions opts.percent_limit and opts.min_windows leave out. */
 size_t pm_metrics__nr_left_out(const struct pm_metrics *m);
 
-enum pm_metrics_layout {
-	PM_METRICS_LAYOUT_TEXT,	/* Symbol DSO # DIS% CPI IPC BMKI CMKI %CM %RI
-				   %CY %I %BM %L1DA %L1DM %IS, other events */
-	PM_METRICS_LAYOUT_ARM,	/* Arm's TSV order: Symbol # CPI BMKI CMKI %CM
-				   %CY %I %BM %L1DA %L1DM DIS%, then the rest */
-};
-
 /*
- * The table, sorted by samples (descending; ties by symbol, DSO) or by
- * opts.sort, without the functions opts.percent_limit and min_windows
- * leave out, top rows only when top > 0. With opts.ci, each metric is
+ * The report: the summary (mode, short_windows, windows, opening,
+ * samples, discarded, kept, throttles, burst_stops, lost, lost_samples,
+ * topdown, software_only, events: the counters' names), the table
+ * "functions" and the table "groups" (JSON only: leader, events and, with
+ * times in the reads, enabled_ns and running_ns).
+ *
+ * "functions" is sorted by samples (descending; ties by symbol, DSO) or
+ * by opts.sort, without the functions opts.percent_limit and min_windows
+ * leave out, in opts.layout's column order; with opts.ci each metric is
  * followed by its "±NAME" half-width column (key "NAME:ci"). A metric
  * from fewer than PM_METRICS_FEW_WINDOWS windows has the mark '?'
- * (pmprof/table-fit.h).
+ * (pmprof/table-fit.h). Its title and comments are the summary lines.
+ * JSON rows: dso, symbol, samples, discarded, "counts": {counter: sum},
+ * "metrics": {name: value or null}, "few_windows": {name: true} for the
+ * marked ones and, with opts.ci, "ci95": {name: [lo, hi] or null}.
  */
-struct pm_table *pm_metrics__table(struct pm_metrics *m,
-				   enum pm_metrics_layout layout, size_t top);
-/* The summary line for the table's comment (no newline). */
+int pm_metrics__finish(struct pm_metrics *m, struct pm_report **out);
+
+/*
+ * Over a session: events added once the reader knows them all (a pipe's
+ * HEADER_ATTR records come before any sample), samples resolved to their
+ * function (and caller, for match callchain), THROTTLE, UNTHROTTLE, LOST,
+ * LOST_SAMPLES and ID_INDEX applied.
+ */
+extern const struct pm_analysis pm_metrics_analysis;
+
+/* The summary line, the first of the table's comments (no newline). */
 void pm_metrics__summary_line(struct pm_metrics *m, char *buf, size_t size);
 /* What a recording of software events only can and cannot tell. */
 #define PM_METRICS_SOFTWARE_NOTE \
@@ -356,12 +404,5 @@ void pm_metrics__summary_line(struct pm_metrics *m, char *buf, size_t size);
 /* How long the groups counted of their enabled time (multiplexing); ""
  * when the reads carry no times. */
 void pm_metrics__groups_line(struct pm_metrics *m, char *buf, size_t size);
-/*
- * The JSON document: {"mode", "windows", "opening", "samples",
- * "discarded", "kept", "throttles", "lost", "events": [...],
- * "functions": [{"dso", "symbol", "samples", "discarded", "counts": {},
- * "metrics": {}, "ci95": {name: [lo, hi]} (with opts.ci)}]}.
- */
-void pm_metrics__json(struct pm_metrics *m, struct pm_json *j, size_t top);
 
 #endif

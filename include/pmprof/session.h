@@ -12,7 +12,7 @@
  *
  *	if (pm_session__open(&s, "perf.data", &opts, &err))
  *		...
- *	pm_session__for_each_sample(s, cb, arg, &err);
+ *	pm_session__run(s, sample_cb, record_cb, arg, &err);
  *	// or, record by record:
  *	while ((ret = pm_reader__next(pm_session__reader(s), &rec, &err)) > 0)
  *		if (pm_session__process(s, &rec, &err) == 1)
@@ -34,6 +34,7 @@
 #include "pmprof/dso.h"
 #include "pmprof/perfdata.h"
 #include "pmprof/symbols.h"
+#include "pmprof/unwind.h"
 
 struct pm_error;
 struct pm_session;
@@ -56,6 +57,9 @@ struct pm_session_opts {
 	enum pm_session_host host;
 	/* pm_session__run(): deliver in file order, not time order */
 	bool unordered;
+	/* pm_session__callchain(): inlined functions as frames of their own
+	 * (perf's --inline; pm_dso__inline_frames()) */
+	bool inline_frames;
 };
 
 struct pm_thread {
@@ -110,9 +114,6 @@ int pm_session__new(struct pm_session **out, struct pm_reader *r,
 void pm_session__delete(struct pm_session *s);
 
 struct pm_reader *pm_session__reader(struct pm_session *s);
-struct pm_dsos *pm_session__dsos(struct pm_session *s);
-/* Whether kernel symbols may come from this host (after the first MMAP). */
-bool pm_session__host(const struct pm_session *s);
 /*
  * Which kernel symbols named the kernel's addresses, and why ("the
  * running kernel's: its build id ... is the recording's", "none, kernel
@@ -133,13 +134,20 @@ int pm_session__process(struct pm_session *s, const struct pm_record *rec,
 const struct pm_sample_ctx *pm_session__sample(struct pm_session *s);
 
 /*
- * The current sample's callchain, resolved (once per sample): context
- * markers are applied (they set the cpumode of the entries after them)
- * and dropped. Entry 0 is the sampled ip as the kernel wrote it; callers
- * follow. Returns the number of entries; *out valid until the next record.
+ * The current sample's callchain, resolved (once per sample), callee
+ * first, as perf builds it: the PERF_SAMPLE_CALLCHAIN entries with their
+ * context markers applied (they set the cpumode of the entries after
+ * them) and dropped, then, for a sample with user registers and stack
+ * bytes (--call-graph dwarf), the user frames unwound from them (unwind.h;
+ * callers' entries are return address - 1). With opts.inline_frames an
+ * entry holding inlined functions becomes one entry per function, its
+ * sym marked `inlined` (pm_dso__inline_frames()). Returns the number of
+ * entries; *out valid until the next record.
  */
 size_t pm_session__callchain(struct pm_session *s,
 			     const struct pm_addr_loc **out);
+/* The unwinder's totals so far (NULL before the first dwarf sample). */
+const struct pm_unwind_stats *pm_session__unwind_stats(const struct pm_session *s);
 
 /* Resolve any code address of a thread in a cpumode. */
 void pm_session__resolve(struct pm_session *s, const struct pm_thread *t,
@@ -155,15 +163,9 @@ const struct pm_thread *pm_session__thread(struct pm_session *s, int32_t tid);
 size_t pm_session__nr_threads(const struct pm_session *s);
 const struct pm_thread *pm_session__thread_at(const struct pm_session *s,
 					      size_t i);
-/* The map holding addr in a thread's process (user) or the kernel. */
-const struct pm_map *pm_session__find_map(struct pm_session *s,
-					  const struct pm_thread *t,
-					  bool kernel, uint64_t addr);
 /* A thread's (or the kernel's, t NULL) maps in address order. */
 size_t pm_session__maps(struct pm_session *s, const struct pm_thread *t,
 			const struct pm_map *const **out);
-/* The interned copy of a string: equal strings give equal pointers. */
-const char *pm_session__intern(struct pm_session *s, const char *str);
 
 /*
  * Drive the reader to the end, in time order as perf report does (records
@@ -181,8 +183,6 @@ typedef int (*pm_session_record_fn)(struct pm_session *s,
 int pm_session__run(struct pm_session *s, pm_session_sample_fn sample,
 		    pm_session_record_fn other, void *arg,
 		    struct pm_error *err);
-int pm_session__for_each_sample(struct pm_session *s, pm_session_sample_fn cb,
-				void *arg, struct pm_error *err);
 
 /* perf's "Shared Object" of a location: the DSO's short name, else
  * "[unknown]". */

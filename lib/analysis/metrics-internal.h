@@ -5,13 +5,8 @@
 
 #include <stdint.h>
 
+#include "pmprof/hash.h"
 #include "pmprof/metrics.h"
-
-/* An open-address index: slots hold an element index + 1, 0 is empty. */
-struct mx_index {
-	uint32_t *slots;
-	size_t mask;		/* nr slots - 1; slots == NULL before first use */
-};
 
 /*
  * An event as the accumulator keeps it: copies of what it needs, since the
@@ -108,6 +103,7 @@ struct pm_metrics {
 				   there are none */
 	bool software_only;	/* every counter a software event */
 	bool ready;
+	bool reader_events;	/* metrics-view.c added the reader's events */
 	bool described;		/* groups come from GROUP_DESC */
 	size_t laid_out;	/* nr_groups when the counters were made, + 1 */
 	bool sums_stale;	/* the counters' sums need copying out */
@@ -122,11 +118,11 @@ struct pm_metrics {
 
 	struct mx_id *ids;
 	size_t nr_ids, alloc_ids;
-	struct mx_index id_index;
+	struct pm_hash id_index;
 
 	struct mx_stream *streams;
 	size_t nr_streams, alloc_streams;
-	struct mx_index stream_index;
+	struct pm_hash stream_index;
 	uint64_t *vals;		/* every stream's previous values */
 	uint8_t *have;		/* and whether each was present */
 	size_t nr_vals, alloc_vals, alloc_have;
@@ -135,7 +131,7 @@ struct pm_metrics {
 
 	struct mx_func **funcs;
 	size_t nr_funcs, alloc_funcs;
-	struct mx_index func_index;
+	struct pm_hash func_index;
 	size_t last_func;	/* + 1 */
 
 	uint64_t *ev_totals;	/* nr_events + 1 sums over every kept window */
@@ -182,6 +178,16 @@ uint64_t mx_formula_windows(const struct pm_metrics *m, const struct mx_func *f,
 			    const struct mx_metric *x);
 int mx_formula_value(const struct pm_metrics *m, const struct mx_func *f,
 		     const struct mx_metric *x, double *value, double *half);
+/* metrics-output.c, for the report (metrics-report.c): a metric's value
+ * and half-width (NaN: none; -EDOM without a denominator), the windows it
+ * comes from, the functions shown in order (top 0: all; the caller frees
+ * the array), Arm's column order (qsort_r over metric indices). */
+int mx_metric_at(const struct pm_metrics *m, const struct mx_func *f,
+		 const struct mx_metric *x, double *value, double *half);
+uint64_t mx_windows_of(const struct pm_metrics *m, const struct mx_func *f,
+		       const struct mx_metric *x);
+struct mx_func **mx_sorted(const struct pm_metrics *m, size_t top, size_t *nr);
+int mx_cmp_arm(const void *pa, const void *pb, void *arg);
 /* Free the counters and the named metrics (mx_finish makes them). */
 void mx_drop_layout(struct pm_metrics *m);
 /* The event's name for messages and counters. */

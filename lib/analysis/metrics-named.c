@@ -90,6 +90,55 @@ static const struct {
 	{ PM_ROLE_ITLB_MISS, PM_ROLE_ITLB_ACCESS, "ITLBMKI", "ITLBM%", 100, 100 },
 };
 
+/*
+ * The name a counter's own metrics ("%NAME", "NAME/KI") go by: its event's
+ * name without the sampling terms ("cpu-clock/period=10000000,
+ * hf-period=100000/" -> "cpu-clock"), which say how it was sampled, not
+ * what it counts, and would take a table's width. The whole name when
+ * another term is there or another counter would go by the same.
+ */
+static bool sampling_term(const char *t, size_t n)
+{
+	static const char *const keys[] = {
+		"period", "freq", "hf-period", "hf-rand", "hf-burst", "hf-jitter",
+	};
+	size_t k = strcspn(t, "=");
+
+	if (k > n)
+		k = n;
+	for (size_t i = 0; i < PM_ARRAY_SIZE(keys); i++)
+		if (strlen(keys[i]) == k && !strncmp(t, keys[i], k))
+			return true;
+	return false;
+}
+
+static size_t short_len(const char *name)
+{
+	const char *a = strchr(name, '/'), *b, *t;
+
+	if (!a || !(b = strchr(a + 1, '/')) || b[1] || a == name)
+		return strlen(name);
+	for (t = a + 1; t < b; t += strcspn(t, ",/") + (t[strcspn(t, ",/")] == ',')) {
+		if (!sampling_term(t, strcspn(t, ",/")))
+			return strlen(name);
+	}
+	return (size_t)(a - name);
+}
+
+static void own_name(const struct pm_metrics *m, size_t c, char *buf, size_t size)
+{
+	const char *name = m->counters[c].name;
+	size_t n = short_len(name);
+
+	for (size_t i = 0; i < m->nr_counters && n < strlen(name); i++) {
+		const char *o = m->counters[i].name;
+
+		if (i != c && short_len(o) == n && !strncmp(o, name, n))
+			n = strlen(name);
+	}
+	snprintf(buf, size, "%.*s", (int)n, name);
+}
+
 /* Counters the top-down metrics read: no columns of their own. */
 static bool topdown_role(enum pm_metrics_role r)
 {
@@ -104,7 +153,7 @@ void mx_build_metrics(struct pm_metrics *m)
 	static const int share_rank[PM_ROLE__SHARED] = { 5, 6, 7, 8, 9, 100 };
 	int share_counter[PM_ROLE__SHARED];
 	bool *has_mpki = pm_calloc(m->nr_counters + 1, sizeof(*has_mpki));
-	char name[300];
+	char name[300], own[256];
 	size_t c, t;
 	int r, k;
 
@@ -141,11 +190,12 @@ void mx_build_metrics(struct pm_metrics *m)
 		if (topdown_role(x->role))
 			continue;
 		instr = mx_role_in_group(m, x->group, PM_ROLE_INSTR);
+		own_name(m, c, own, sizeof(own));
 		if (instr >= 0 && instr != (int)c && !has_mpki[c]) {
-			snprintf(name, sizeof(name), "%s/KI", x->name);
+			snprintf(name, sizeof(name), "%s/KI", own);
 			mx_add_metric(m, name, (int)c, instr, 1000, 100);
 		}
-		snprintf(name, sizeof(name), "%%%s", x->name);
+		snprintf(name, sizeof(name), "%%%s", own);
 		mx_add_metric(m, name, (int)c, -1, 100, 100);
 	}
 	free(has_mpki);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The windows accumulator's results: the summary, counters and functions,
- * metric values with their intervals, the table (two column orders) and
- * the JSON document.
+ * metric values with their intervals, the functions' order and filters,
+ * the counter groups. The report is metrics-report.c's.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,9 +13,6 @@
 #include <strings.h>
 
 #include "metrics-internal.h"
-#include "pmprof/json.h"
-#include "pmprof/table.h"
-#include "pmprof/table-fit.h"
 #include "pmprof/util.h"
 
 #define Z95 1.959963984540054
@@ -38,6 +35,12 @@ const char *pm_metrics__counter_name(const struct pm_metrics *m, size_t c)
 {
 	mx_finish((struct pm_metrics *)m);
 	return c < m->nr_counters ? m->counters[c].name : NULL;
+}
+
+int pm_metrics__counter_event(const struct pm_metrics *m, size_t c)
+{
+	mx_finish((struct pm_metrics *)m);
+	return c < m->nr_counters ? m->counters[c].event : -1;
 }
 
 size_t pm_metrics__nr_readers(const struct pm_metrics *m)
@@ -214,8 +217,8 @@ static double delta_halfwidth(const struct pm_metrics *m,
 	return Z95 * sqrt(ss / ((n - 1) * n)) / xbar;
 }
 
-static int metric_at(const struct pm_metrics *m, const struct mx_func *f,
-		     const struct mx_metric *x, double *value, double *half)
+int mx_metric_at(const struct pm_metrics *m, const struct mx_func *f,
+		 const struct mx_metric *x, double *value, double *half)
 {
 	double den;
 
@@ -248,7 +251,7 @@ int pm_metrics__metric(const struct pm_metrics *m, size_t func,
 			break;
 	if (i == m->nr_metrics)
 		return -ENOENT;
-	ret = metric_at(m, m->funcs[func], &m->metrics[i], &v, &h);
+	ret = mx_metric_at(m, m->funcs[func], &m->metrics[i], &v, &h);
 	if (value)
 		*value = v;
 	if (lo)
@@ -273,7 +276,7 @@ int pm_metrics__find_metric(const struct pm_metrics *m, const char *name)
 	return -1;
 }
 
-static uint64_t windows_of(const struct pm_metrics *m, const struct mx_func *f,
+uint64_t mx_windows_of(const struct pm_metrics *m, const struct mx_func *f,
 			   const struct mx_metric *x)
 {
 	if (x->formula)
@@ -288,7 +291,7 @@ uint64_t pm_metrics__metric_windows(const struct pm_metrics *m, size_t func,
 
 	if (i < 0 || (size_t)i >= m->nr_metrics || func >= m->nr_funcs)
 		return 0;
-	return windows_of(m, m->funcs[func], &m->metrics[i]);
+	return mx_windows_of(m, m->funcs[func], &m->metrics[i]);
 }
 
 static int cmp_funcs(const void *pa, const void *pb)
@@ -310,8 +313,8 @@ static int cmp_by_metric(const void *pa, const void *pb, void *arg)
 	const struct mx_metric *x = &m->metrics[pm_metrics__find_metric(m, m->opts.sort)];
 	double va, vb, h;
 
-	metric_at(m, *(struct mx_func *const *)pa, x, &va, &h);
-	metric_at(m, *(struct mx_func *const *)pb, x, &vb, &h);
+	mx_metric_at(m, *(struct mx_func *const *)pa, x, &va, &h);
+	mx_metric_at(m, *(struct mx_func *const *)pb, x, &vb, &h);
 	if (isnan(va) != isnan(vb))
 		return isnan(va) ? 1 : -1;
 	if (!isnan(va) && va != vb)
@@ -351,8 +354,7 @@ size_t pm_metrics__nr_left_out(const struct pm_metrics *m)
 }
 
 /* The functions shown, in order; the caller frees the array. */
-static struct mx_func **sorted(const struct pm_metrics *m, size_t top,
-			       size_t *nr)
+struct mx_func **mx_sorted(const struct pm_metrics *m, size_t top, size_t *nr)
 {
 	struct mx_func **v = pm_calloc(m->nr_funcs + 1, sizeof(*v));
 	uint64_t samples = all_samples(m);
@@ -370,7 +372,7 @@ static struct mx_func **sorted(const struct pm_metrics *m, size_t top,
 	return v;
 }
 
-static int cmp_arm(const void *pa, const void *pb, void *arg)
+int mx_cmp_arm(const void *pa, const void *pb, void *arg)
 {
 	const struct pm_metrics *m = arg;
 	const struct mx_metric *a = &m->metrics[*(const size_t *)pa];
@@ -381,134 +383,7 @@ static int cmp_arm(const void *pa, const void *pb, void *arg)
 	return *(const size_t *)pa < *(const size_t *)pb ? -1 : 1;
 }
 
-/* ---- table ------------------------------------------------------------ */
-
-static int metric_column(struct pm_table *t, const char *name, bool pm)
-{
-	struct pm_table_column c = {
-		.name = name,
-		.type = name[0] == '%' ? PM_COL_PERCENT : PM_COL_DOUBLE,
-	};
-	char buf[320], key[320];
-
-	if (pm) {	/* the interval goes with its metric (--columns) */
-		snprintf(buf, sizeof(buf), "±%s", name);
-		snprintf(key, sizeof(key), "%s:ci", name);
-		c.name = buf;
-		c.key = key;
-	}
-	return pm_table__add_column(t, &c);
-}
-
-struct pm_table *pm_metrics__table(struct pm_metrics *m,
-				   enum pm_metrics_layout layout, size_t top)
-{
-	struct pm_table *t = pm_table__new();
-	struct mx_func **funcs;
-	size_t *order;
-	size_t nr, i, k;
-	int c_sym, c_dso, c_n, c_dis = -1, first_metric;
-	char line[512];
-	bool few = false;
-
-	mx_finish(m);	/* the metrics are known from here on */
-	order = pm_calloc(m->nr_metrics + 1, sizeof(*order));
-	for (i = 0; i < m->nr_metrics; i++)
-		order[i] = i;
-	if (layout == PM_METRICS_LAYOUT_ARM)
-		qsort_r(order, m->nr_metrics, sizeof(*order), cmp_arm, m);
-
-	c_sym = pm_table__add_col(t, "Symbol", "symbol", PM_COL_STRING);
-	c_dso = layout == PM_METRICS_LAYOUT_TEXT ?
-		pm_table__add_col(t, "DSO", "dso", PM_COL_STRING) : -1;
-	c_n = pm_table__add_col(t, "#", "samples", PM_COL_U64);
-	if (layout == PM_METRICS_LAYOUT_TEXT)
-		c_dis = pm_table__add_col(t, "DIS%", "discarded_pct", PM_COL_PERCENT);
-	first_metric = (int)pm_table__nr_columns(t);
-	for (k = 0; k < m->nr_metrics; k++) {
-		const struct mx_metric *x = &m->metrics[order[k]];
-
-		if (layout == PM_METRICS_LAYOUT_ARM && c_dis < 0 && x->arm_rank > 9)
-			c_dis = pm_table__add_col(t, "DIS%", "discarded_pct",
-						  PM_COL_PERCENT);
-		metric_column(t, x->name, false);
-		if (m->opts.ci)
-			metric_column(t, x->name, true);
-	}
-	if (c_dis < 0)
-		c_dis = pm_table__add_col(t, "DIS%", "discarded_pct", PM_COL_PERCENT);
-	if (c_dso < 0)
-		c_dso = pm_table__add_col(t, "DSO", "dso", PM_COL_STRING);
-
-	funcs = sorted(m, top, &nr);
-	for (i = 0; i < nr; i++) {
-		const struct mx_func *f = funcs[i];
-		size_t row = pm_table__add_row(t);
-		int col = first_metric;
-
-		pm_table__set_str(t, row, (size_t)c_sym, f->pub.sym_name);
-		pm_table__set_str(t, row, (size_t)c_dso, f->pub.dso_name);
-		pm_table__set_u64(t, row, (size_t)c_n, f->pub.samples);
-		if (f->pub.samples)
-			pm_table__set_double(t, row, (size_t)c_dis,
-					     100.0 * (double)f->pub.discarded /
-					     (double)f->pub.samples);
-		for (k = 0; k < m->nr_metrics; k++) {
-			double v, h;
-
-			if (col == c_dis)
-				col++;
-			if (!metric_at(m, f, &m->metrics[order[k]], &v, &h)) {
-				pm_table__set_double(t, row, (size_t)col, v);
-				if (windows_of(m, f, &m->metrics[order[k]]) <
-				    PM_METRICS_FEW_WINDOWS) {
-					pm_table__set_mark(t, row, (size_t)col, '?');
-					few = true;
-				}
-			}
-			col++;
-			if (m->opts.ci) {
-				if (!isnan(h))
-					pm_table__set_double(t, row, (size_t)col, h);
-				col++;
-			}
-		}
-	}
-	free(funcs);
-	free(order);
-	pm_metrics__summary_line(m, line, sizeof(line));
-	pm_table__set_title(t, "per-function metrics from sample windows");
-	pm_table__add_comment(t, "%s", line);
-	pm_metrics__groups_line(m, line, sizeof(line));
-	if (line[0])
-		pm_table__add_comment(t, "%s", line);
-	if (m->td_note[0])
-		pm_table__add_comment(t, "%s", m->td_note);
-	if (m->software_only)
-		pm_table__add_comment(t, "%s", PM_METRICS_SOFTWARE_NOTE);
-	if (few)
-		pm_table__add_comment(t, "?: from fewer than %d windows, a rough value",
-				      PM_METRICS_FEW_WINDOWS);
-	if (pm_metrics__nr_left_out(m))
-		pm_table__add_comment(t, "%zu function%s with fewer windows or samples than asked (--min-windows, --percent-limit) left out",
-				      pm_metrics__nr_left_out(m),
-				      pm_metrics__nr_left_out(m) == 1 ? "" : "s");
-	return t;
-}
-
-void pm_metrics__summary_line(struct pm_metrics *m, char *buf, size_t size)
-{
-	const struct pm_metrics_summary *s = pm_metrics__summary(m);
-
-	snprintf(buf, size,
-		 "windows used %" PRIu64 ", discarded %" PRIu64
-		 ", opening samples %" PRIu64 ", throttles %" PRIu64
-		 " (the kernel's), burst stops %" PRIu64
-		 ", lost %" PRIu64 " (%" PRIu64 " samples) (mode %s%s)",
-		 s->kept, s->discarded, s->opening, s->throttles, s->burst_stops,
-		 s->lost_records, s->lost_samples, pm_metrics_mode__name(s->mode),
-		 s->short_windows ? ", short windows" : "");
-}
+/* ---- counter groups ---------------------------------------------------- */
 
 size_t pm_metrics__nr_groups(const struct pm_metrics *m)
 {
@@ -532,138 +407,4 @@ int pm_metrics__group(const struct pm_metrics *m, size_t i,
 	out->enabled = g->enabled;
 	out->running = g->running;
 	return 0;
-}
-
-/* "groups counted 100% of their enabled time", or each one's share when
- * the kernel multiplexed them; "" without times in the reads. */
-void pm_metrics__groups_line(struct pm_metrics *m, char *buf, size_t size)
-{
-	size_t i, n = 0, timed = 0, full = 0;
-	struct pm_metrics_group g;
-
-	buf[0] = 0;
-	for (i = 0; i < pm_metrics__nr_groups(m); i++) {
-		pm_metrics__group(m, i, &g);
-		timed += g.timed && g.enabled;
-		full += g.timed && g.enabled && g.running == g.enabled;
-	}
-	if (!timed)
-		return;
-	if (full == timed) {
-		snprintf(buf, size, "%s counted all of %s enabled time (no multiplexing)",
-			 timed > 1 ? "the groups" : "the group", timed > 1 ? "their" : "its");
-		return;
-	}
-	n = (size_t)snprintf(buf, size, "multiplexed (fewer counters than events): ");
-	for (i = 0; i < pm_metrics__nr_groups(m) && n < size; i++) {
-		pm_metrics__group(m, i, &g);
-		if (!g.timed || !g.enabled)
-			continue;
-		n += (size_t)snprintf(buf + n, size - n, "%sgroup %zu (%s, %zu events) counted %.1f%%",
-				      n > 44 ? ", " : "", i + 1, g.leader, g.nr_events,
-				      100.0 * (double)g.running / (double)g.enabled);
-	}
-	if (n < size)
-		snprintf(buf + n, size - n, " of its enabled time");
-}
-
-/* ---- JSON ------------------------------------------------------------ */
-
-void pm_metrics__json(struct pm_metrics *m, struct pm_json *j, size_t top)
-{
-	const struct pm_metrics_summary *s = pm_metrics__summary(m);
-	struct mx_func **funcs;
-	size_t nr, i, k;
-
-	pm_json__begin_object(j);
-	pm_json__kv_string(j, "mode", pm_metrics_mode__name(s->mode));
-	pm_json__kv_bool(j, "short_windows", s->short_windows);
-	pm_json__kv_u64(j, "windows", s->windows);
-	pm_json__kv_u64(j, "opening", s->opening);
-	pm_json__kv_u64(j, "samples", s->windows);
-	pm_json__kv_u64(j, "discarded", s->discarded);
-	pm_json__kv_u64(j, "kept", s->kept);
-	pm_json__kv_u64(j, "throttles", s->throttles);
-	pm_json__kv_u64(j, "burst_stops", s->burst_stops);
-	pm_json__kv_u64(j, "lost", s->lost_records);
-	pm_json__kv_u64(j, "lost_samples", s->lost_samples);
-	pm_json__kv_string(j, "topdown", m->td_note);
-	pm_json__kv_bool(j, "software_only", m->software_only);
-	pm_json__key(j, "groups");
-	pm_json__begin_array(j);
-	for (k = 0; k < m->nr_groups; k++) {
-		struct pm_metrics_group g;
-
-		pm_metrics__group(m, k, &g);
-		pm_json__begin_object(j);
-		pm_json__kv_string(j, "leader", g.leader);
-		pm_json__kv_u64(j, "events", g.nr_events);
-		if (g.timed) {
-			pm_json__kv_u64(j, "enabled_ns", g.enabled);
-			pm_json__kv_u64(j, "running_ns", g.running);
-		}
-		pm_json__end_object(j);
-	}
-	pm_json__end_array(j);
-	pm_json__key(j, "events");
-	pm_json__begin_array(j);
-	for (k = 0; k < m->nr_counters; k++)
-		pm_json__string(j, m->counters[k].name);
-	pm_json__end_array(j);
-	pm_json__key(j, "functions");
-	pm_json__begin_array(j);
-	funcs = sorted(m, top, &nr);
-	for (i = 0; i < nr; i++) {
-		const struct mx_func *f = funcs[i];
-
-		pm_json__begin_object(j);
-		pm_json__kv_string(j, "dso", f->pub.dso_name);
-		pm_json__kv_string(j, "symbol", f->pub.sym_name);
-		pm_json__kv_u64(j, "samples", f->pub.samples);
-		pm_json__kv_u64(j, "discarded", f->pub.discarded);
-		pm_json__key(j, "counts");
-		pm_json__begin_object(j);
-		for (k = 0; k < m->nr_counters; k++)
-			pm_json__kv_u64(j, m->counters[k].name, f->sums[k]);
-		pm_json__end_object(j);
-		pm_json__key(j, "metrics");
-		pm_json__begin_object(j);
-		for (k = 0; k < m->nr_metrics; k++) {
-			double v, h;
-
-			metric_at(m, f, &m->metrics[k], &v, &h);
-			pm_json__kv_double(j, m->metrics[k].name, v);
-		}
-		pm_json__end_object(j);
-		/* what text marks '?' */
-		pm_json__key(j, "few_windows");
-		pm_json__begin_array(j);
-		for (k = 0; k < m->nr_metrics; k++)
-			if (windows_of(m, f, &m->metrics[k]) < PM_METRICS_FEW_WINDOWS)
-				pm_json__string(j, m->metrics[k].name);
-		pm_json__end_array(j);
-		if (m->opts.ci) {
-			pm_json__key(j, "ci95");
-			pm_json__begin_object(j);
-			for (k = 0; k < m->nr_metrics; k++) {
-				double v, h;
-
-				metric_at(m, f, &m->metrics[k], &v, &h);
-				pm_json__key(j, m->metrics[k].name);
-				if (isnan(h)) {
-					pm_json__null(j);
-					continue;
-				}
-				pm_json__begin_array(j);
-				pm_json__double(j, !m->metrics[k].formula && v - h < 0 ? 0 : v - h);
-				pm_json__double(j, v + h);
-				pm_json__end_array(j);
-			}
-			pm_json__end_object(j);
-		}
-		pm_json__end_object(j);
-	}
-	free(funcs);
-	pm_json__end_array(j);
-	pm_json__end_object(j);
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <zstd.h>
 
+#include "pmprof/hash.h"
 #include "pmprof/perfdata.h"
 
 /*
@@ -52,9 +53,9 @@ struct pm_id_entry {
 };
 
 struct pm_idmap {
-	struct pm_id_entry *slots;
-	size_t mask;		/* slots - 1, a power of two minus one */
-	size_t used;
+	struct pm_id_entry *entries;
+	size_t nr, alloc;
+	struct pm_hash index;
 };
 
 void pm_idmap__init(struct pm_idmap *m);
@@ -80,6 +81,8 @@ struct pm_stream {
 	ZSTD_DStream *zds;
 	const uint8_t *z_in;	/* rest of the current compressed payload */
 	size_t z_in_size, z_in_pos;
+	bool z_more;		/* the last inflate filled its output: zstd may
+				   hold more of the payload, input used up or not */
 	uint64_t z_rec_offset;	/* file offset of that COMPRESSED record */
 	uint8_t *zbuf;		/* decompressed, not yet returned */
 	size_t zpos, zlen, zalloc;
@@ -111,14 +114,7 @@ struct pm_reader {
 	struct pm_features feat;
 
 	/* Scratch the parsers hand out pointers into. */
-	struct pm_read_value *rv;
-	size_t rv_alloc;
-	uint64_t *callchain;
-	size_t callchain_alloc;
-	struct pm_branch_entry *branches;
-	size_t branches_alloc;
-	uint64_t *regs;		/* user then intr */
-	size_t regs_alloc;
+	struct pm_sample_scratch scratch;
 	char *str;
 	size_t str_alloc;
 };

@@ -38,7 +38,6 @@ uint64_t pm_reader__u64(const struct pm_reader *r, const void *p)
 const char *pm_reader__name(const struct pm_reader *r) { return r->name; }
 bool pm_reader__is_pipe(const struct pm_reader *r) { return r->pipe; }
 bool pm_reader__big_endian(const struct pm_reader *r) { return r->big_endian; }
-bool pm_reader__needs_swap(const struct pm_reader *r) { return r->swap; }
 bool pm_reader__interrupted(const struct pm_reader *r) { return r->interrupted; }
 
 const struct pm_file_header *pm_reader__header(const struct pm_reader *r)
@@ -210,17 +209,8 @@ void pm_reader__update_id_pos(struct pm_reader *r)
 	else if (st & PM_SAMPLE_TIME)
 		r->time_pos = __builtin_popcountll(st & ~PM_SAMPLE_TIME);
 	st = r->events[0]->attr.sample_type;
-	if (st & PM_SAMPLE_IDENTIFIER) {
-		r->id_pos = 0;
-		r->is_pos = 1;
-	} else if (st & PM_SAMPLE_ID) {
-		r->id_pos = !!(st & PM_SAMPLE_IP) + !!(st & PM_SAMPLE_TID) +
-			    !!(st & PM_SAMPLE_TIME) + !!(st & PM_SAMPLE_ADDR);
-		r->is_pos = 1 + !!(st & PM_SAMPLE_CPU) +
-			    !!(st & PM_SAMPLE_STREAM_ID);
-	} else {
-		r->id_pos = r->is_pos = -1;
-	}
+	r->id_pos = pm_sample_type__id_pos(st);
+	r->is_pos = pm_sample_type__is_pos(st);
 }
 
 /* ---- opening ---------------------------------------------------------- */
@@ -333,6 +323,7 @@ static int read_attrs(struct pm_reader *r, struct pm_error *err)
 		struct pm_section ids;
 		struct pm_attr attr;
 		struct pm_event *ev;
+		char what[40];
 		uint64_t j;
 
 		ret = pm_attr__decode(&attr, p, attr_len, r->big_endian, err);
@@ -343,6 +334,10 @@ static int read_attrs(struct pm_reader *r, struct pm_error *err)
 			}
 			return ret;
 		}
+		snprintf(what, sizeof(what), "attr %" PRIu64, i);
+		ret = pm_attr__check_abi(&attr, what, off, err);
+		if (ret)
+			return ret;
 		read_section(r, p + attr_len, &ids);
 		ret = check_section(r, "event ids", &ids, off + attr_len, err);
 		if (ret)
@@ -395,6 +390,38 @@ static int read_feature_sections(struct pm_reader *r, struct pm_error *err)
 	return 0;
 }
 
+/*
+ * Data size 0 is either a completed recording with no records (perf and
+ * the writer put the feature index at data.offset + data.size, so right at
+ * data.offset, as perf reads it) or one cut short, whose records run to
+ * the end of the file (the header written at the start has no features:
+ * pmprof's own; or perf's, with its feature bits but no index yet). The
+ * index is there when every set feature bit has an entry whose section
+ * lies after the index and within the file. A record cannot pass for one:
+ * its first u64 read as an offset holds the record's size in bits 48-63
+ * (type << 32 in a byte-swapped file), far beyond any file's end.
+ */
+static bool empty_with_features(const struct pm_reader *r)
+{
+	uint64_t nr = 0, idx = r->hdr.data.offset, end, i;
+	size_t size = r->main.src.map_size;
+	unsigned int w;
+
+	for (w = 0; w < PM_FEAT_BITS / 64; w++)
+		nr += (uint64_t)__builtin_popcountll(r->hdr.features[w]);
+	if (!nr || idx > size || nr > (size - idx) / 16)
+		return false;
+	end = idx + 16 * nr;
+	for (i = 0; i < nr; i++) {
+		struct pm_section s;
+
+		read_section(r, r->main.src.map + idx + 16 * i, &s);
+		if (s.offset < end || s.offset > size || s.size > size - s.offset)
+			return false;
+	}
+	return true;
+}
+
 static int read_file_header(struct pm_reader *r, struct pm_error *err)
 {
 	const uint8_t *p;
@@ -440,7 +467,7 @@ static int read_file_header(struct pm_reader *r, struct pm_error *err)
 				    ", beyond the end of the file (%zu bytes)",
 				    r->hdr.data.offset, r->main.src.map_size);
 	r->main.first_record = r->main.pos = r->hdr.data.offset;
-	if (r->hdr.data.size == 0) {
+	if (r->hdr.data.size == 0 && !empty_with_features(r)) {
 		/* Interrupted: records go on to the end of the file. */
 		r->interrupted = r->main.interrupted = true;
 		r->main.data_end = r->main.src.map_size;
@@ -609,10 +636,7 @@ void pm_reader__delete(struct pm_reader *r)
 	pm_idmap__release(&r->ids);
 	pm_features__release(&r->feat);
 	pm_stream__release(&r->main);
-	free(r->rv);
-	free(r->callchain);
-	free(r->branches);
-	free(r->regs);
+	pm_sample_scratch__release(&r->scratch);
 	free(r->str);
 	free(r->name);
 	free(r);

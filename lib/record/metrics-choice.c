@@ -30,6 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pmprof/attr.h"
 #include "pmprof/evspec.h"
 #include "pmprof/pmu_events.h"
 #include "pmprof/record.h"
@@ -201,13 +202,9 @@ static void make_groups(struct pm_metrics_choice *c, const char *head,
 static int default_group(const struct pm_metrics_request *rq,
 			 struct pm_metrics_choice *c, struct pm_error *err)
 {
-	static const struct {
-		const char *name;
-		uint64_t config;
-	} members[] = {
-		{ "instructions", 1 }, { "branch-instructions", 4 },
-		{ "branch-misses", 5 }, { "cache-references", 2 },
-		{ "cache-misses", 3 },
+	static const char *const members[] = {
+		"instructions", "branch-instructions", "branch-misses",
+		"cache-references", "cache-misses",
 	};
 	struct pm_core_pmu pmu;
 	char terms[96], why[256] = "";
@@ -223,12 +220,17 @@ static int default_group(const struct pm_metrics_request *rq,
 		return -PM_EUSAGE;
 	snprintf(c->spec, sizeof(c->spec), "{cycles/%s/", terms);
 	for (i = 0; i < PM_ARRAY_SIZE(members); i++) {
-		e = rq->sysfs_root ? 0 : pm_rec_probe_errno(0, members[i].config);
+		uint32_t type;
+		uint64_t config;
+
+		/* perf's names, from the one table of them */
+		pm_event_name__lookup(members[i], strlen(members[i]), &type, &config);
+		e = rq->sysfs_root ? 0 : pm_rec_probe_errno(type, config);
 		if (!e) {
-			add(c->spec, sizeof(c->spec), ",%s", members[i].name);
+			add(c->spec, sizeof(c->spec), ",%s", members[i]);
 		} else {
 			add(why, sizeof(why), "%s%s", why[0] ? ", " : "left out ",
-			    members[i].name);
+			    members[i]);
 			why_errno = why_errno ? why_errno : e;
 		}
 	}

@@ -248,14 +248,14 @@ int pm_perf_event_open(const struct pm_attr *attr, int pid, int cpu,
 	case ENOENT:
 	case EOPNOTSUPP:
 	case ENODEV:
-		return pm_error__fmt(err, -e,
+		return pm_error__fmt(err, e,
 			"%s: not supported by this machine (%s): no hardware PMU or no such event",
 			name, strerror(e));
 	case E2BIG: {
 		uint32_t ks = (uint32_t)buf[4] | (uint32_t)buf[5] << 8 |
 			      (uint32_t)buf[6] << 16 | (uint32_t)buf[7] << 24;
 
-		return pm_error__fmt(err, -e,
+		return pm_error__fmt(err, e,
 			"%s: the kernel does not take %u-byte attrs (it knows %u bytes): "
 			"no hf_sample support; use --hf-mode burst",
 			name, size, ks);
@@ -266,24 +266,24 @@ int pm_perf_event_open(const struct pm_attr *attr, int pid, int cpu,
 		/* a freq= term is not fitted to the maximum as -F is */
 		if (pm_attr__flag(attr, PM_ATTR_FREQ) && !pm_kernel__max_sample_rate(&max) &&
 		    attr->sample_period > max)
-			return pm_error__fmt(err, -e,
+			return pm_error__fmt(err, e,
 				"%s: frequency %llu Hz is above kernel.perf_event_max_sample_rate "
 				"(%u Hz): ask for less, or raise the limit in "
 				"/proc/sys/kernel/perf_event_max_sample_rate",
 				name, (unsigned long long)attr->sample_period, max);
-		return pm_error__fmt(err, -e, "%s: perf_event_open failed: %s (cpu %d, pid %d)",
+		return pm_error__fmt(err, e, "%s: perf_event_open failed: %s (cpu %d, pid %d)",
 				     name, strerror(e), cpu, pid);
 	}
 	case EMFILE:
-		return pm_error__fmt(err, -e,
+		return pm_error__fmt(err, e,
 			"%s: too many open files: raise `ulimit -n` (one file per event, CPU and thread)",
 			name);
 	case ESRCH:
-		return pm_error__fmt(err, -e, "%s: no such process %d", name, pid);
+		return pm_error__fmt(err, e, "%s: no such process %d", name, pid);
 	case EBUSY:
-		return pm_error__fmt(err, -e, "%s: the PMU is busy (another tool holds it)", name);
+		return pm_error__fmt(err, e, "%s: the PMU is busy (another tool holds it)", name);
 	default:
-		return pm_error__fmt(err, -e, "%s: perf_event_open failed: %s (cpu %d, pid %d)",
+		return pm_error__fmt(err, e, "%s: perf_event_open failed: %s (cpu %d, pid %d)",
 				     name, strerror(e), cpu, pid);
 	}
 }

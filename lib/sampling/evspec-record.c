@@ -36,10 +36,11 @@ static void config_callchain(struct pm_evspec_event *ev, bool tracking,
 	if (mode == PM_CALLGRAPH_DWARF) {
 		/* As perf 6.1 prints it on x86_64: the user registers and
 		 * stack, and ADDR/DATA_SRC with mmap_data on the tracking
-		 * event. */
+		 * event. (The registers are the host's: an arm64 host's
+		 * unwinder needs its sp, pc and x29/x30.) */
 		a->sample_type |= PM_SAMPLE_ADDR | PM_SAMPLE_REGS_USER |
 				  PM_SAMPLE_STACK_USER | PM_SAMPLE_DATA_SRC;
-		a->sample_regs_user = PM_RECORD_DWARF_REGS_X86_64;
+		a->sample_regs_user = PM_RECORD_DWARF_REGS;
 		a->sample_stack_user = dump ? dump : PM_RECORD_DEFAULT_DUMP_SIZE;
 		set(a, PM_ATTR_EXCLUDE_CALLCHAIN_USER, true);
 		if (tracking)
@@ -137,6 +138,7 @@ static int config_one(struct pm_evspec_list *list, size_t i,
 		if (leader->nr_members > 1) {
 			a->read_format |= PM_FORMAT_GROUP;
 			set(a, PM_ATTR_INHERIT, false);
+			ev->inherit_read = !rd->no_inherit;
 		}
 	}
 	/* The string's own period/freq terms come last and win. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pmprof/period.h"
+#include "pmprof/attr.h"
 #include "pmprof/sim.h"
 #include "pmprof/util.h"
 #include "sim-int.h"
@@ -223,15 +224,14 @@ static int get_string(struct ctx *c, json_t *obj, const char *key,
 	return 0;
 }
 
-/* The aliases perf accepts for the generic names, and the vendors' names
- * of the top-down streams (lib/sim/topdown.c). */
+/* A stream's name: perf's canonical generic name, else the one the
+ * simulator counts for the vendors' names of cycles, instructions and the
+ * top-down streams (lib/sim/topdown.c). */
 static const char *canonical(const char *ev)
 {
-	static const char *const alias[][2] = {
-		{ "cpu-cycles", "cycles" },
+	static const char *const vendor[][2] = {
 		{ "cpu_cycles", "cycles" },
 		{ "ls_not_halted_cyc", "cycles" },
-		{ "branches", "branch-instructions" },
 		{ "inst_retired", "instructions" },
 		{ "topdown-fe-bound", "stall_slot_frontend" },
 		{ "topdown-be-bound", "stall_slot_backend" },
@@ -243,10 +243,10 @@ static const char *canonical(const char *ev)
 	};
 	size_t i;
 
-	for (i = 0; i < PM_ARRAY_SIZE(alias); i++)
-		if (!strcmp(ev, alias[i][0]))
-			return alias[i][1];
-	return ev;
+	for (i = 0; i < PM_ARRAY_SIZE(vendor); i++)
+		if (!strcmp(ev, vendor[i][0]))
+			return vendor[i][1];
+	return pm_event_name__canonical(ev);
 }
 
 int pm_sim_model__stream(const struct pm_sim_model *m, const char *event)
@@ -590,7 +590,7 @@ int pm_sim_model__load(struct pm_sim_model **out, const char *name,
 		return pm_sim_model__parse(out, text, strlen(text), name, err);
 	f = fopen(name, "rb");
 	if (!f)
-		return pm_error__fmt(err, -errno, "%s (builtin models: arm-benchmark, resonant, topdown)",
+		return pm_error__fmt(err, errno, "%s (builtin models: arm-benchmark, resonant, topdown)",
 				     strerror(errno));
 	do {
 		PM_GROW(buf, alloc, len + 65536);
@@ -600,7 +600,7 @@ int pm_sim_model__load(struct pm_sim_model **out, const char *name,
 	if (ferror(f)) {
 		fclose(f);
 		free(buf);
-		return pm_error__fmt(err, -EIO, "read error");
+		return pm_error__fmt(err, EIO, "read error");
 	}
 	fclose(f);
 	ret = pm_sim_model__parse(out, buf, len, name, err);

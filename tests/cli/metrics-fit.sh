@@ -96,19 +96,21 @@ assert len(v) == 7 and v == sorted(v, reverse=True) and f[0]["symbol"] == "isb",
 check "metrics --sort: the table in the same order" sh -c "
 	\"$PMPROF\" metrics -i arm.data --sort CPI | grep -v '^#' | sed -n 2p | grep -q '^isb '"
 expect "metrics --sort with a metric the recording lacks" 1 \
-	"metrics: --sort: no metric 'FE%' in this recording; it has #, CPI, IPC, " \
+	"pmprof: --sort: no metric 'FE%' in this recording; it has #, CPI, IPC, " \
 	"$PMPROF" metrics -i arm.data --sort FE%
 
 # the significance filter, and the marks
 check "metrics: dcache_miss (under 30 windows) marked ?" sh -c "
 	grep -Eq '^dcache_miss .* [0-9.]+\? ' arm.txt && grep -q '^# ?: from fewer than 30 windows, a rough value' arm.txt &&
 	! grep -E '^(isb|fp_divider_stalls) ' arm.txt | grep -q '?'"
+check "metrics --top 3: no row marked, so no note of the marks" sh -c "
+	\"$PMPROF\" metrics -i arm.data --top 3 >top3.txt && test \$(grep -vc '^#' top3.txt) = 4 && ! grep -q '?' top3.txt"
 check "metrics --format json: few_windows names them" python3 -c '
 import json, subprocess, sys
 d = json.loads(subprocess.run([sys.argv[1], "metrics", "-i", "arm.data", "--format", "json"],
                               capture_output=True, check=True).stdout)
 f = {x["symbol"]: x for x in d["functions"]}
-assert "CPI" in f["dcache_miss"]["few_windows"] and f["isb"]["few_windows"] == [], f["dcache_miss"]' "$PMPROF"
+assert "CPI" in f["dcache_miss"]["few_windows"] and f["dcache_miss"]["few_windows"]["CPI"] is True and f["isb"]["few_windows"] == {}, f["dcache_miss"]' "$PMPROF"
 "$PMPROF" metrics -i arm.data --min-windows 30 >minw.txt
 check "metrics --min-windows 30: dcache_miss left out, said so" sh -c "
 	! grep -q '^dcache_miss ' minw.txt && grep -q '^isb ' minw.txt &&

@@ -25,7 +25,7 @@ against() {
 	perf report -D -i "$TMP/$name.data" >"$TMP/$name.D" 2>/dev/null
 	perf script -F tid,time,ip,sym,dso --ns -i "$TMP/$name.data" \
 		>"$TMP/$name.script" 2>/dev/null
-	"$PMPROF" metrics -s none --format json -i "$TMP/$name.data" >"$TMP/$name.json" ||
+	"$PMPROF" metrics --mode none --format json -i "$TMP/$name.data" >"$TMP/$name.json" ||
 		{ not_ok "$name: pmprof metrics failed"; return; }
 	check "$name: window sums equal perf's per-sample values" \
 		python3 "$tool" "$@" "$TMP/$name.D" "$TMP/$name.script" "$TMP/$name.json"
@@ -42,11 +42,11 @@ if rec task -e '{cpu-clock,task-clock,page-faults}:S' -- sh -c "$loop"; then
 	check_eq "task: default mode is none" none \
 		"$("$PMPROF" metrics --format json -i "$f" | python3 -c 'import json,sys; print(json.load(sys.stdin)["mode"])')"
 	# discard: the same windows, some discarded, none lost.
-	check "task: -s discard keeps the windows and counts the discarded" python3 -c '
+	check "task: --mode discard keeps the windows and counts the discarded" python3 -c '
 import json, subprocess, sys
 pm, f = sys.argv[1], sys.argv[2]
 a = json.loads(subprocess.check_output([pm, "metrics", "--format", "json", "-i", f]))
-b = json.loads(subprocess.check_output([pm, "metrics", "-s", "discard", "--format", "json", "-i", f]))
+b = json.loads(subprocess.check_output([pm, "metrics", "--mode", "discard", "--format", "json", "-i", f]))
 assert b["mode"] == "discard" and a["windows"] == b["windows"], (a["windows"], b["windows"])
 assert b["discarded"] == sum(x["discarded"] for x in b["functions"])
 assert b["samples"] == sum(x["samples"] for x in b["functions"]) == b["windows"]
@@ -67,7 +67,7 @@ assert ci[0] <= v <= ci[1], (ci, v)
 		"$("$PMPROF" metrics --format tsv -i "$f" | head -1 | cut -f1-3)"
 	check "task: table has the summary line" sh -c \
 		"'$PMPROF' metrics -i '$f' | grep -q '^# windows used [0-9]*, discarded 0, opening samples [0-9]*, throttles 0 (the kernel.s), burst stops 0, lost 0 (0 samples)'"
-	check "task: --match callchain runs" "$PMPROF" metrics -s discard --match callchain -i "$f"
+	check "task: --match callchain runs" "$PMPROF" metrics --mode discard --match callchain -i "$f"
 
 	# Without GROUP_DESC (older or other tools' files, captures that lost
 	# it): the groups come from the leader's read ids, so the windows
@@ -104,6 +104,53 @@ assert ci[0] <= v <= ci[1], (ci, v)
 		"perf report -D -i '$TMP/gd2.data' 2>/dev/null | grep -m1 'PERF_RECORD_SAMPLE' | grep -q ' $(printf '0x%x' "${off:-0}") \['"
 fi
 
+# A workload run through a shell. perf 6.1 clears inherit for sample-read
+# groups, so its recording holds only the shell's own samples (its
+# windows still equal perf's); pmprof record keeps inherit where the
+# kernel takes it with PERF_SAMPLE_READ (Linux 6.12, as perf 6.12 does),
+# so the child's windows are there: per task (the child reports the
+# parent's ids), equal to perf's values keyed by id and tid.
+wl="$TOP/$BUILD/bench/workload"
+if rec shell -e '{cpu-clock,task-clock}:S' -- sh -c "$wl -n 400 -o int_divider_stalls"; then
+	against shell
+fi
+inherit_read=$(python3 - <<'PY'
+import ctypes, os, struct
+# perf_event_attr (128 bytes): cpu-clock, period 1e6, IP|TID|READ,
+# read_format GROUP, disabled, inherit; pid 0, cpu -1.
+attr = bytearray(128)
+struct.pack_into('<IIQQQQQ', attr, 0, 1, 128, 0, 1000000, 0x1 | 0x2 | 0x10, 0x8, 0x3)
+libc = ctypes.CDLL(None, use_errno=True)
+buf = ctypes.create_string_buffer(bytes(attr), 128)
+fd = libc.syscall(298, buf, 0, -1, -1, 0)
+print(1 if fd >= 0 else 0)
+PY
+)
+if [ "$(uname -m)" != x86_64 ] || [ "$inherit_read" != 1 ]; then
+	skip "metrics through a shell" "the kernel refuses inherit with PERF_SAMPLE_READ (before Linux 6.12)"
+else
+	for mode in fixed off; do
+		n=sh-$mode
+		$pin "$PMPROF" record -q --metrics --hf-mode $mode -o "$TMP/$n.data" -- \
+			sh -c "$wl -n 3000 -o int_divider_stalls" >/dev/null 2>"$TMP/$n.err" ||
+			{ not_ok "$n: pmprof record failed: $(tail -1 "$TMP/$n.err")"; continue; }
+		check "$n: the groups inherit" sh -c \
+			"perf evlist -v -i '$TMP/$n.data' 2>/dev/null | grep '^cpu-clock' | grep -q 'inherit: 1'"
+		perf report -D -i "$TMP/$n.data" >"$TMP/$n.D" 2>/dev/null
+		perf script -G -F tid,time,ip,sym,dso --ns -i "$TMP/$n.data" >"$TMP/$n.script" 2>/dev/null
+		"$PMPROF" metrics --mode none --format json -i "$TMP/$n.data" >"$TMP/$n.json" ||
+			{ not_ok "$n: pmprof metrics failed"; continue; }
+		check "$n: window sums per task equal perf's per-sample values" \
+			python3 "$tool" --per-task "$TMP/$n.D" "$TMP/$n.script" "$TMP/$n.json"
+		check "$n: the child's function has windows" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert any(f["symbol"] == "int_divider_stalls" and f["dso"].endswith("workload") and f["samples"] > 0
+           for f in d["functions"]), [(f["symbol"], f["samples"]) for f in d["functions"]]
+' "$TMP/$n.json"
+	done
+fi
+
 # No event reads its group (a plain `perf record`): nothing to measure;
 # say so and how to record it.
 if rec plain -e cpu-clock -- sh -c "$loop"; then
@@ -121,8 +168,8 @@ if rec cpu -a -e '{cpu-clock,task-clock}:S' -- sh -c "$loop"; then
 	against cpu --totals
 fi
 
-"$PMPROF" metrics -s sometimes -i /dev/null >/dev/null 2>&1
-check_eq "bad -s is a usage error" 1 $?
+"$PMPROF" metrics --mode sometimes -i /dev/null >/dev/null 2>&1
+check_eq "bad --mode is a usage error" 1 $?
 "$PMPROF" metrics --match caller -i /dev/null >/dev/null 2>&1
 check_eq "bad --match is a usage error" 1 $?
 "$PMPROF" metrics -i "$TMP/none.data" >/dev/null 2>&1

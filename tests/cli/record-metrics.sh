@@ -155,6 +155,28 @@ check "record-metrics: the summary names burst stops and the kernel's throttles"
 check "record-metrics: software events only: said, with where to look" \
 	grep -q '^# software events only (no hardware PMU where this was recorded).*pmprof sim' f.txt
 check "record-metrics: the groups' counting time" grep -q '^# the group counted all of its enabled time' f.txt
+# a counter's own columns go by its event without the sampling terms
+# (the counts keep the whole name); two that would read alike keep theirs
+"$PMPROF" metrics -i f.data --ci >f.ci.txt
+check "record-metrics: software --ci: %cpu-clock and ±%task-clock columns, in 120" python3 -c '
+import json, sys
+d = json.load(open("f.json"))
+f = d["functions"][0]
+assert d["events"][0].startswith("cpu-clock/freq=200,"), d["events"]
+assert "%cpu-clock" in f["metrics"] and "%task-clock" in f["metrics"], f["metrics"]
+assert d["events"][0] in f["counts"], f["counts"]
+head = [l for l in open("f.ci.txt") if l.startswith("Symbol")][0].split()
+assert "%cpu-clock" in head and "\u00b1%task-clock" in head, head
+assert max(len(l.rstrip("\n")) for l in open("f.ci.txt") if not l.startswith("#")) <= 120
+'
+"$PMPROF" sim -q arm-benchmark --iterations 2000 -o two.data \
+	-e '{cycles/period=1000000,hf-period=300/,instructions}:uS,{cycles/period=2000000,hf-period=300/,instructions}:uS'
+"$PMPROF" metrics -i two.data --format json >two.json
+check "record-metrics: two cycles of other periods keep their whole names" python3 -c '
+import json
+m = json.load(open("two.json"))["functions"][0]["metrics"]
+assert "%cycles/period=2000000,hf-period=300/" in m and "%cycles" not in m, sorted(m)
+'
 # the records' headers, at the offsets pmprof dump gives: misc bit 13
 "$PMPROF" dump -i f.data | awk '$3 ~ /THROTTLE/ { print $1 }' >f.stops
 check "record-metrics: the recorder's THROTTLE and UNTHROTTLE records are marked" python3 -c '

@@ -43,17 +43,17 @@ static void write_file(const char *path, const char *text)
 
 static int setup(void **state)
 {
-	static const struct pm_kit_sym prog_syms[] = {
+	static const struct pm_elf_sym prog_syms[] = {
 		{ "main", 0x1000, 0x100 },
 		{ "work", 0x1100, 0x200 },
 	};
-	static const struct pm_kit_sym lib_syms[] = {
+	static const struct pm_elf_sym lib_syms[] = {
 		{ "lib_fn", 0x2000, 0x80 },
 	};
-	static const struct pm_kit_sym exe_syms[] = {
+	static const struct pm_elf_sym exe_syms[] = {
 		{ "child_main", 0x401000, 0x100 },
 	};
-	struct pm_kit_elf e = { .machine = PM_KIT_EM_X86_64, .type = 3,
+	struct pm_elf_image e = { .machine = PM_KIT_EM_X86_64, .type = 3,
 				.text_addr = 0x1000, .text_size = 0x1000,
 				.syms = prog_syms, .nr_syms = 2 };
 	char path[160];
@@ -77,7 +77,15 @@ static int setup(void **state)
 	write_file(ksyms, "ffffffff81000000 T _text\n"
 			  "ffffffff81000100 T do_work\n"
 			  "ffffffff81000200 T other_work\n"
-			  "ffffffff81000300 D kdata\n");
+			  "ffffffff81000300 D kdata\n"
+			  "ffffffff81100000 T _etext\n"
+			  "ffffffff83000000 T _sinittext\n"
+			  /* as in 6.18's: an alias that wins _sinittext's
+			   * address in the table */
+			  "ffffffff83000000 t __pfx_set_reset_devices\n"
+			  "ffffffff83000100 T start_kernel\n"
+			  "ffffffff83000400 T x86_64_start_kernel\n"
+			  "ffffffff83001000 T _einittext\n");
 	snprintf(path, sizeof(path), "%s/perf-100.map", dir);
 	write_file(path, "7e0000000100 40 jitted_fn\n");
 	return 0;
@@ -299,6 +307,9 @@ static void test_threads_fork_exec(void **state)
 	/* the parent's maps were never touched by the child's exec */
 	assert_sym(&c->ip, "prog", "main", 0);
 	assert_int_equal(pm_session__nr_threads(f.s), 4);
+	/* in creation order: the parent first, the current one of its tid */
+	assert_ptr_equal(pm_session__thread_at(f.s, 0), parent);
+	assert_null(pm_session__thread_at(f.s, 4));
 	close_fixture(&f);
 }
 
@@ -394,6 +405,40 @@ static void test_kernel_callchain(void **state)
 	close_fixture(&f);
 }
 
+/*
+ * The idle task's stack goes back into the kernel's init text, past the
+ * _text .. _etext of the kernel MMAP: its functions are found all the
+ * same (between _sinittext and _einittext, not beyond).
+ */
+static void test_kernel_inittext(void **state)
+{
+	struct fixture f;
+	const struct pm_addr_loc *chain;
+	int ev;
+	struct pm_kit *k = kit_new(&ev);
+	const uint64_t init = 0xffffffff83000000ULL;
+	const uint64_t cc[] = {
+		PM_CONTEXT_KERNEL, KTEXT + 0x110, init + 0x150, init + 0x410,
+		init + 0x1008,
+	};
+
+	(void)state;
+	mmap_at(k, PM_MISC_KERNEL, (uint32_t)-1, 0, KTEXT, 0x100000, KTEXT,
+		"[kernel.kallsyms]_text", 0);
+	sample(k, ev, 0, 0, PM_MISC_KERNEL, KTEXT + 0x110, 1, cc, 5);
+	open_fixture(&f, k, PM_HOST_NO);
+	next_sample(&f);
+	assert_int_equal(pm_session__callchain(f.s, &chain), 4);
+	assert_sym(&chain[0], "[kernel.kallsyms]", "do_work", 0x10);
+	assert_sym(&chain[1], "[kernel.kallsyms]", "start_kernel", 0x50);
+	assert_int_equal(chain[1].level, 'k');
+	assert_int_equal(chain[1].rel, init + 0x150);
+	assert_sym(&chain[2], "[kernel.kallsyms]", "x86_64_start_kernel", 0x10);
+	assert_null(chain[3].dso);	/* past _einittext: no map */
+	assert_null(chain[3].sym);
+	close_fixture(&f);
+}
+
 /* Executable anonymous memory is looked up in /tmp/perf-PID.map. */
 static void test_jit(void **state)
 {
@@ -408,7 +453,7 @@ static void test_jit(void **state)
 	sample(k, ev, 100, 100, PM_MISC_USER, JIT + 0x110, 1, NULL, 0);
 	open_fixture(&f, k, PM_HOST_NO);
 	c = next_sample(&f);
-	assert_sym(&c->ip, "perf-100.map", "jitted_fn", 0x10);
+	assert_sym(&c->ip, "[JIT] tid 100", "jitted_fn", 0x10);
 	assert_int_equal(c->ip.rel, JIT + 0x110);
 	close_fixture(&f);
 }
@@ -519,6 +564,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_threads_fork_exec),
 	cmocka_unit_test(test_overlap),
 	cmocka_unit_test(test_kernel_callchain),
+	cmocka_unit_test(test_kernel_inittext),
 	cmocka_unit_test(test_jit),
 	cmocka_unit_test(test_build_id),
 	cmocka_unit_test(test_time_order),

@@ -26,6 +26,11 @@ static void test_symtab_lookup(void **state)
 	pm_symtab__add(t, 0x1800, 0, PM_SYM_NOTYPE, PM_BIND_LOCAL, "b");
 	pm_symtab__finish(t);
 	assert_int_equal(pm_symtab__nr(t), 3);
+	/* in address order */
+	assert_string_equal(pm_symtab__at(t, 0)->name, "a");
+	assert_string_equal(pm_symtab__at(t, 1)->name, "b");
+	assert_string_equal(pm_symtab__at(t, 2)->name, "c");
+	assert_null(pm_symtab__at(t, 3));
 	assert_null(pm_symtab__find(t, 0xfff));
 	assert_string_equal(pm_symtab__find(t, 0x1000)->name, "a");
 	assert_string_equal(pm_symtab__find(t, 0x100f)->name, "a");
@@ -152,6 +157,8 @@ static void test_demangle(void **state)
 		{ "_RNvCs1234_7mycrate3foo", "mycrate::foo", "mycrate::foo" },
 		{ "_RNvNtCs1234_7mycrate3abc3def", "mycrate::abc::def",
 		  "mycrate::abc::def" },
+		/* a PLT entry keeps its "@plt", after the demangled callee */
+		{ "_ZN2ns2ItppEv@plt", "ns::It::operator++@plt", "ns::It::operator++()@plt" },
 	};
 	char *d;
 
@@ -169,6 +176,8 @@ static void test_demangle(void **state)
 	assert_null(pm_demangle("main"));
 	assert_null(pm_demangle("_start"));
 	assert_null(pm_demangle(""));
+	assert_null(pm_demangle("memcpy@plt"));
+	assert_null(pm_demangle("_Zbogus@plt"));
 }
 
 /* Our demangler agrees with c++filt on the same names: `c++filt -p`
@@ -493,7 +502,8 @@ static void test_jit_dso(void **state)
 	dso = pm_dsos__jit(dsos, 4242);
 	assert_int_equal(pm_dso__kind(dso), PM_DSO_JIT);
 	assert_string_equal(pm_dso__name(dso), path);
-	assert_string_equal(pm_dso__short_name(dso), "perf-4242.map");
+	/* perf shows a JIT map as "[JIT] tid PID" */
+	assert_string_equal(pm_dso__short_name(dso), "[JIT] tid 4242");
 	/* absolute addresses: map_ip is the identity */
 	assert_int_equal(pm_dso__map_ip(dso, 0x1000, 0, 0x1050), 0x1050);
 	s = pm_dso__find_symbol(dso, 0x1050);
