@@ -161,7 +161,10 @@ int pm_cmd__run(struct pm_cmd *c, const struct pm_analysis *a, void *x)
 		for (size_t i = 0; i < pm_report__nr_warnings(rep); i++)
 			pm_cli_warn(c->input, "%s", pm_report__warning(rep, i));
 		pm_report__truncate(rep, (size_t)c->top);
-		status = pm_cmd__render(c, rep);
+		if (c->shape)
+			status = c->shape(c, rep, c->shape_arg);
+		if (!status)
+			status = pm_cmd__render(c, rep);
 	}
 	pm_report__delete(rep);
 	pm_session__delete(s);

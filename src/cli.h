@@ -68,6 +68,11 @@ struct pm_cmd {
 	uint64_t top;				/* --top: rows kept per table */
 	struct pm_session_opts sopts;		/* --symfs --kallsyms -k --no-demangle */
 	struct pm_render_opts ropts;		/* -q, where a command has it */
+	/* The command's last say on its report, after --top and before it
+	 * is rendered (metrics' --columns and the fit to the terminal): 0,
+	 * or an exit status, its message printed. NULL: none. */
+	int (*shape)(struct pm_cmd *c, struct pm_report *rep, void *arg);
+	void *shape_arg;
 };
 
 #define PM_CMD_INIT(n) { .name = (n), .input = "perf.data", \

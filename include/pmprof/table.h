@@ -119,11 +119,15 @@ enum {
 	PM_TABLE_OMIT_EMPTY  = 1 << 1,	/* text, JSON, HTML leave the table
 					   out when it has no rows (CSV and
 					   TSV keep its columns) */
-	PM_TABLE_CALL_GRAPH  = 1 << 2,	/* text draws the trees as perf's
+	PM_TABLE_JSON_ONLY   = 1 << 2,	/* facts about the report, not rows
+					   to rank: only JSON shows it, and
+					   pm_report__truncate (--top)
+					   keeps it whole */
+	PM_TABLE_CALL_GRAPH  = 1 << 3,	/* text draws the trees as perf's
 					   call graphs (below) */
-	PM_TABLE_CALL_CHAINS = 1 << 3,	/* text prints each tree node as
+	PM_TABLE_CALL_CHAINS = 1 << 4,	/* text prints each tree node as
 					   perf's flat call chain (below) */
-	PM_TABLE_CALL_FOLDED = 1 << 4,	/* ... as perf's folded one */
+	PM_TABLE_CALL_FOLDED = 1 << 5,	/* ... as perf's folded one */
 };
 void pm_table__set_flags(struct pm_table *t, unsigned int flags);
 unsigned int pm_table__flags(const struct pm_table *t);

@@ -29,6 +29,7 @@ enum pm_cell_state {
 
 struct pm_table_cell {
 	uint8_t state;
+	char mark;	/* text: a sign after the value (pm_table__set_mark) */
 	union {
 		char *s;
 		uint64_t u;
@@ -109,6 +110,9 @@ struct pm_report {
 	struct pm_table_column merge;	/* strings owned: merge_name, merge_key */
 	char *merge_name, *merge_key;
 };
+
+/* The column's strings freed (its struct is the caller's). */
+void pm_table_col__release(struct pm_table_col *c);
 
 static inline const struct pm_table_cell *
 pm_table__cell(const struct pm_table *t, size_t row, size_t col)

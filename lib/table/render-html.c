@@ -153,7 +153,8 @@ static int render(const struct pm_report *rep, FILE *out,
 	for (i = 0; i < rep->nr_tables; i++) {
 		const struct pm_table *t = rep->tables[i];
 
-		if (t->nr_rows || !(t->flags & PM_TABLE_OMIT_EMPTY))
+		if (!(t->flags & PM_TABLE_JSON_ONLY) &&
+		    (t->nr_rows || !(t->flags & PM_TABLE_OMIT_EMPTY)))
 			render_table(t, out, o);
 	}
 	fputs("</body>\n</html>\n", out);

@@ -60,8 +60,10 @@ static char *text_header(const struct pm_table_col *c)
 	return pm_strbuf__detach(&sb);
 }
 
+/* marked: the column has marks (pm_table__set_mark): a cell without one
+ * ends in a blank, so the digits stay aligned. */
 static char *text_cell(const struct pm_table *t, size_t row, size_t col,
-		       const char *tree_prefix)
+		       const char *tree_prefix, bool marked)
 {
 	struct pm_strbuf sb = PM_STRBUF_INIT, raw = PM_STRBUF_INIT;
 	const struct pm_table_cell *cell = pm_table__cell(t, row, col);
@@ -76,7 +78,17 @@ static char *text_cell(const struct pm_table *t, size_t row, size_t col,
 		pm_strbuf__adds(&raw, "-");
 	add_text_escaped(&sb, pm_strbuf__str(&raw));
 	pm_strbuf__release(&raw);
+	if (marked)
+		pm_strbuf__addc(&sb, cell->mark ? cell->mark : ' ');
 	return pm_strbuf__detach(&sb);
+}
+
+static bool column_marked(const struct pm_table *t, size_t col)
+{
+	for (size_t r = 0; r < t->nr_rows; r++)
+		if (pm_table__cell(t, r, col)->mark)
+			return true;
+	return false;
 }
 
 /* The lines of a table: every row, and under each its tree. */
@@ -84,6 +96,7 @@ struct lines {
 	char **cells;		/* nr x ncols */
 	size_t nr, alloc, ncols;
 	const size_t *cols;	/* shown column indices */
+	const bool *marked;	/* per shown column: it has marks */
 	size_t tree_col;	/* position in cols of the tree column */
 };
 
@@ -95,7 +108,8 @@ static void add_line(struct lines *l, const struct pm_table *t, size_t row,
 	PM_GROW(l->cells, l->alloc, (l->nr + 1) * l->ncols);
 	for (c = 0; c < l->ncols; c++)
 		l->cells[l->nr * l->ncols + c] =
-			text_cell(t, row, l->cols[c], c == l->tree_col ? prefix : NULL);
+			text_cell(t, row, l->cols[c], c == l->tree_col ? prefix : NULL,
+				  l->marked[c]);
 	l->nr++;
 }
 
@@ -201,9 +215,10 @@ static void render_table(const struct pm_table *t, FILE *out,
 	size_t ncols = pm_table__table_columns(t, cols), r, c, i;
 	size_t *width = pm_calloc(ncols + 1, sizeof(*width));
 	char **header = pm_calloc(ncols + 1, sizeof(*header));
+	bool *marked = pm_calloc(ncols + 1, sizeof(*marked));
 	bool perf = t->flags & PM_TABLE_PERF_HEADER;
 	const char *row_prefix = perf && !o->no_header ? "  " : "";
-	struct lines l = { .ncols = ncols, .cols = cols,
+	struct lines l = { .ncols = ncols, .cols = cols, .marked = marked,
 			   .tree_col = tree_column(t, cols, ncols) };
 	struct pm_strbuf indent = PM_STRBUF_INIT;
 	bool graphs = t->flags & (PM_TABLE_CALL_GRAPH | PM_TABLE_CALL_CHAINS |
@@ -211,6 +226,7 @@ static void render_table(const struct pm_table *t, FILE *out,
 	char **after = NULL;	/* graphs: the text under each row */
 
 	for (c = 0; c < ncols; c++) {
+		marked[c] = column_marked(t, cols[c]);
 		header[c] = text_header(&t->cols[cols[c]]);
 		if (!o->no_header)
 			width[c] = display_width(header[c]);
@@ -275,12 +291,14 @@ static void render_table(const struct pm_table *t, FILE *out,
 	free(header);
 	free(width);
 	free(cols);
+	free(marked);
 	pm_strbuf__release(&indent);
 }
 
 static bool shown(const struct pm_table *t)
 {
-	return t->nr_rows || !(t->flags & PM_TABLE_OMIT_EMPTY);
+	return !(t->flags & PM_TABLE_JSON_ONLY) &&
+	       (t->nr_rows || !(t->flags & PM_TABLE_OMIT_EMPTY));
 }
 
 /* "# line", or a bare "#" for an empty one. */

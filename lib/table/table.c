@@ -32,6 +32,16 @@ static void free_row(struct pm_table *t, size_t row)
 	pm_table__delete(t->kids[row]);
 }
 
+void pm_table_col__release(struct pm_table_col *c)
+{
+	free(c->name);
+	free(c->key);
+	free(c->unit);
+	free(c->null_text);
+	free(c->group);
+	free(c->subgroup);
+}
+
 void pm_table__delete(struct pm_table *t)
 {
 	size_t i;
@@ -43,16 +53,8 @@ void pm_table__delete(struct pm_table *t)
 	free(t->rows);
 	free(t->kids);
 	if (!t->shared_cols) {
-		for (i = 0; i < t->nr_cols; i++) {
-			struct pm_table_col *c = &t->cols[i];
-
-			free(c->name);
-			free(c->key);
-			free(c->unit);
-			free(c->null_text);
-			free(c->group);
-			free(c->subgroup);
-		}
+		for (i = 0; i < t->nr_cols; i++)
+			pm_table_col__release(&t->cols[i]);
 		free(t->cols);
 	}
 	for (i = 0; i < t->nr_comments; i++)
@@ -306,6 +308,7 @@ static int set_number(struct pm_table *t, size_t row, size_t col,
 		return -EINVAL;
 	}
 	c->state = PM_CELL_VALUE;
+	c->mark = 0;
 	return 0;
 }
 
