@@ -30,6 +30,7 @@ libdw-dev                runtime  libdw     DWARF
 libzstd-dev              runtime  libzstd   compressed perf.data records
 libjansson-dev           runtime  jansson   JSON input
 libiberty-dev            runtime  -         C++ symbol demangling
+libncurses-dev           runtime  ncursesw  the screen of pmprof top
 linux-perf               runtime  -         perf: recording, reference output
 libcmocka-dev            test     cmocka    unit tests
 zstd                     test     -         compressed fixtures
@@ -53,6 +54,7 @@ man-db                   test     -         man page checks
 groff-base               test     -         man page checks
 python3                  test     -         perf script -s benchmark
 valgrind                 test     -         leak checks of the error exits of record
+tmux                     test     -         pmprof top driven on a terminal
 '
 
 group=test check_only=0 list_only=0
