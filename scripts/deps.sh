@@ -32,6 +32,7 @@ libjansson-dev           runtime  jansson   JSON input
 libiberty-dev            runtime  -         C++ symbol demangling
 libncurses-dev           runtime  ncursesw  the screen of pmprof top
 linux-perf               runtime  -         perf: recording, reference output
+binutils-multiarch       runtime  -         annotate: objdump that reads every architecture (Alpha too)
 libcmocka-dev            test     cmocka    unit tests
 zstd                     test     -         compressed fixtures
 clang                    test     -         libFuzzer and sanitizer builds
