@@ -11,11 +11,14 @@
  * front end must redraw and take keys meanwhile.
  *
  * Locking: the thread holds the lock while it hands a sample or a record
- * to the live profile; ticks and views take it too. Outside the lock the
- * thread only reads the pipe and applies side-band records (threads, maps)
- * to the session, which a tick does not read: finishing an interval reads
- * the events (known before the first sample) and the names its
- * accumulator copied or points to (symbols live as long as the session).
+ * to the live profile; views take it too. An interval ends in the thread,
+ * between two records it handed over, when the caller asks
+ * (top_feed__tick): the session is then between records. Only when no
+ * record comes for a while (an idle workload: the thread waits in the
+ * pipe's read) does the caller end the interval itself, under the lock;
+ * finishing an interval reads the events (known before the first sample)
+ * and the names its accumulator copied or points to (symbols live as long
+ * as the session), nothing that applying a record changes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,12 +38,23 @@
 
 #define STREAM_NAME "the recorder's stream"
 
+/* Under the lock: the interval the caller asked to end. */
+static void tick_if_wanted(struct top_feed *f)
+{
+	if (!f->tick_wanted)
+		return;
+	f->tick_ret = pm_live__tick(f->live, f->s, &f->tick_err);
+	f->tick_wanted = false;
+	pthread_cond_broadcast(&f->ticked);
+}
+
 static int on_sample(struct pm_session *s, const struct pm_sample_ctx *ctx, void *arg)
 {
 	struct top_feed *f = arg;
 	int ret;
 
 	pthread_mutex_lock(&f->lock);
+	tick_if_wanted(f);
 	ret = pm_live__sample(f->live, s, ctx, &f->err);
 	pthread_mutex_unlock(&f->lock);
 	return ret;
@@ -52,6 +66,7 @@ static int on_record(struct pm_session *s, const struct pm_record *rec, void *ar
 	int ret;
 
 	pthread_mutex_lock(&f->lock);
+	tick_if_wanted(f);
 	ret = pm_live__record(f->live, s, rec, &f->err);
 	pthread_mutex_unlock(&f->lock);
 	return ret;
@@ -153,6 +168,7 @@ int top_feed__start(struct top_feed *f, int argc, const char **argv, int stderr_
 	close(fds[0]);	/* the reader has its own descriptor of the pipe */
 	f->live = pm_live__new(lo);
 	pthread_mutex_init(&f->lock, NULL);
+	pthread_cond_init(&f->ticked, NULL);
 	if (pthread_create(&f->thread, NULL, feed_thread, f)) {
 		fprintf(stderr, "pmprof top: cannot start a thread\n");
 		top_feed__stop(f);
@@ -164,13 +180,28 @@ int top_feed__start(struct top_feed *f, int argc, const char **argv, int stderr_
 
 int top_feed__tick(struct top_feed *f)
 {
-	struct pm_error err = { 0 };
+	struct timespec until;
 	int ret;
 
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += 200 * 1000000L;	/* records come every 100 ms when busy */
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
 	pthread_mutex_lock(&f->lock);
-	ret = pm_live__tick(f->live, f->s, &err);
+	memset(&f->tick_err, 0, sizeof(f->tick_err));
+	f->tick_wanted = true;
+	while (f->tick_wanted && !f->done &&
+	       pthread_cond_timedwait(&f->ticked, &f->lock, &until) == 0)
+		;
+	if (f->tick_wanted) {	/* no record came: the thread waits in read */
+		f->tick_ret = pm_live__tick(f->live, f->s, &f->tick_err);
+		f->tick_wanted = false;
+	}
+	ret = f->tick_ret;
 	pthread_mutex_unlock(&f->lock);
-	return ret ? pm_cli_input_error(STREAM_NAME, &err) : 0;
+	return ret ? pm_cli_input_error(STREAM_NAME, &f->tick_err) : 0;
 }
 
 struct pm_table *top_feed__view(struct top_feed *f, const struct pm_live_view *v,
@@ -230,6 +261,7 @@ int top_feed__finish(struct top_feed *f)
 			kill(f->child, SIGKILL);
 		pthread_join(f->thread, NULL);
 		pthread_mutex_destroy(&f->lock);
+		pthread_cond_destroy(&f->ticked);
 	}
 	if (f->child > 0)
 		status = child_status(f->child, f->stopped);

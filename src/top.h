@@ -31,6 +31,10 @@ struct top_feed {
 	pthread_t thread;
 	bool thread_started;
 	pthread_mutex_t lock;
+	pthread_cond_t ticked;	/* a tick the thread did for the caller */
+	bool tick_wanted;	/* the caller asks the thread to tick */
+	int tick_ret;		/* and what pm_live__tick returned */
+	struct pm_error tick_err;
 	int wake[2];		/* the thread writes a byte here when it ends */
 	volatile bool done;	/* the stream ended (or failed) */
 	bool stopped;		/* top_feed__stop() was called */

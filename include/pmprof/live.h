@@ -70,7 +70,7 @@ int pm_live__tick(struct pm_live *l, struct pm_session *s, struct pm_error *err)
 struct pm_live_stats {
 	uint64_t intervals;	/* ticks so far */
 	uint64_t samples;	/* samples in the last interval */
-	uint64_t total;		/* samples since the start */
+	uint64_t total;		/* samples in the intervals so far */
 	const char *event;	/* the table's event (hotspot), or NULL */
 };
 

@@ -123,7 +123,6 @@ int pm_live__sample(struct pm_live *l, struct pm_session *s,
 	int ret;
 
 	l->samples++;
-	l->st.total++;
 	if (l->run.hot) {
 		pm_hotspot__add(l->run.hot, s, ctx);
 		return 0;
@@ -246,6 +245,7 @@ int pm_live__tick(struct pm_live *l, struct pm_session *s, struct pm_error *err)
 		return ret;
 	l->st.intervals++;
 	l->st.samples = l->samples;
+	l->st.total += l->samples;
 	if (t || !l->samples) {
 		/* an interval without samples shows the last table's columns
 		 * and no rows */
