@@ -352,7 +352,7 @@ section_metrics() {
 	local n=${METRICS_BENCH_SAMPLES:-6000000} out="$TMP/metrics.out" pm py sp
 	printf '\n== metrics: pmprof metrics vs a perf script -s Python script doing the same window sums (pmprof best of %s runs, the script once)\n' "$BENCH_REPEAT"
 	bench_metrics "$n" 2>&1 | tee "$out"
-	note_cmd "$PMPROF" metrics -s none --format json -i metrics-big.data
+	note_cmd "$PMPROF" metrics --mode none --format json -i metrics-big.data
 	note_cmd perf script -s bench/gen/metrics_sums.py -i metrics-big.data
 	pm=$(sed -n 's/^metrics: pmprof metrics *\([0-9.]*\) s CPU (\([0-9.]*\) s wall.*/\1 cpu-s, \2 s wall/p' "$out")
 	py=$(sed -n 's/^metrics: perf script -s *\([0-9.]*\) s CPU (\([0-9.]*\) s wall).*/\1 cpu-s, \2 s wall/p' "$out")

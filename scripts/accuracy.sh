@@ -31,7 +31,7 @@ for r in "${runs[@]}"; do
 	IFS='|' read -r name model iter terms mode <<<"$r"
 	"$PMPROF" sim -q "$model" --iterations "$iter" --seed "$SEED" \
 		-e "{cycles/$terms/,$G" -o "$TMP/$name.data" --elf "$TMP/$model" \
-		--truth "$TMP/$name.truth.json" --compare -s "$mode" --format json \
+		--truth "$TMP/$name.truth.json" --compare --mode "$mode" --format json \
 		>"$TMP/$name.json"
 	echo "$name|$model|$iter|cycles/$terms/|$mode" >>"$TMP/runs"
 	rm -f "$TMP/$name.data"

@@ -55,14 +55,14 @@ char *pm_record_uid_pids(const char *user)
 		unsigned long v = strtoul(user, &end, 10);
 
 		if (end == user || *end || *user == '-') {
-			pm_cli_usage_error("-u %s: no such user", user);
+			pm_cli_errorf(PM_EXIT_USAGE, "-u", "%s: no such user", user);
 			return NULL;
 		}
 		uid = (uid_t)v;
 	}
 	d = opendir("/proc");
 	if (!d) {
-		pm_cli_usage_error("-u: cannot read /proc: %s", strerror(errno));
+		pm_cli_errorf(PM_EXIT_USAGE, "-u", "cannot read /proc: %s", strerror(errno));
 		return NULL;
 	}
 	while ((de = readdir(d))) {
@@ -79,7 +79,7 @@ char *pm_record_uid_pids(const char *user)
 	}
 	closedir(d);
 	if (!sb.len) {
-		pm_cli_usage_error("-u %s: the user has no process to record", user);
+		pm_cli_errorf(PM_EXIT_USAGE, "-u", "%s: the user has no process to record", user);
 		return NULL;
 	}
 	return pm_strbuf__detach(&sb);
@@ -94,16 +94,15 @@ int pm_record_switch_file(struct pm_recorder *r, bool at_exit, int max_files, bo
 	int ret;
 
 	if (pm_switch_output__name(out, name, sizeof(name)))
-		return pm_cli_usage_error("--switch-output: no name for the next file of %s", out);
+		return pm_cli_errorf(PM_EXIT_USAGE, "--switch-output",
+				     "no name for the next file of %s", out);
 	if (at_exit)
-		ret = rename(out, name) ? pm_error__fmt(&err, -errno, "%s: cannot rename to %s: %s",
-						       out, name, strerror(errno)) : 0;
+		ret = rename(out, name) ? pm_error__fmt(&err, errno, "cannot rename to %s: %s",
+						       name, strerror(errno)) : 0;
 	else
 		ret = pm_recorder__switch_output(r, name, &err);
-	if (ret) {
-		fprintf(stderr, "pmprof record: %s\n", err.msg);
-		return PM_EXIT_INPUT;
-	}
+	if (ret)
+		return pm_cli_error(PM_EXIT_INPUT, at_exit ? out : NULL, &err);
 	if (!quiet)
 		fprintf(stderr, "[ pmprof record: Dump %s ]\n", name);
 	sw->names = pm_reallocarray(sw->names, (size_t)sw->nr + 1, sizeof(char *));

@@ -13,7 +13,9 @@
  *	for each record:
  *		SAMPLE:   pm_metrics__sample(m, &sample, &loc, err);
  *		THROTTLE, UNTHROTTLE, LOST: pm_metrics__record(m, reader, &rec, err);
- *	table = pm_metrics__table(m, PM_METRICS_LAYOUT_TEXT);
+ *	pm_metrics__finish(m, &report);
+ *
+ * Over a session, pm_metrics_analysis does all of this (pmprof/analysis.h).
  *
  * The rules, exactly:
  *
@@ -90,11 +92,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pmprof/analysis.h"
 #include "pmprof/error.h"
 #include "pmprof/perfdata.h"
 
-struct pm_json;
-struct pm_table;
+struct pm_report;
 
 enum pm_metrics_mode {
 	PM_METRICS_AUTO = 0,	/* discard with short windows, else none */
@@ -111,6 +113,13 @@ enum pm_metrics_match {
 int pm_metrics_mode__parse(const char *s, enum pm_metrics_mode *out);
 int pm_metrics_match__parse(const char *s, enum pm_metrics_match *out);
 const char *pm_metrics_mode__name(enum pm_metrics_mode m);
+
+enum pm_metrics_layout {
+	PM_METRICS_LAYOUT_TEXT,	/* Symbol DSO # DIS% CPI IPC BMKI CMKI %CM %RI
+				   %CY %I %BM %L1DA %L1DM %IS, other events */
+	PM_METRICS_LAYOUT_ARM,	/* Arm's TSV order: Symbol # CPI BMKI CMKI %CM
+				   %CY %I %BM %L1DA %L1DM DIS%, then the rest */
+};
 
 /*
  * One closed window, as the observer (pm_metrics_opts.window) sees it
@@ -130,10 +139,14 @@ typedef void (*pm_metrics_window_fn)(void *arg,
 				     const struct pm_metrics_window *w);
 
 struct pm_metrics_opts {
+	size_t sz;		/* sizeof(struct pm_metrics_opts); 0: this size */
 	enum pm_metrics_mode mode;
 	enum pm_metrics_match match;
 	bool ci;		/* accumulate what the intervals need */
 	const char *arch;	/* ARCH feature, for raw PMU codes; may be NULL */
+	enum pm_metrics_layout layout;	/* the table's column order */
+	bool need_reads;	/* pm_metrics_analysis: a recording without
+				   PERF_SAMPLE_READ is an error */
 	/* Told of every window the sample being added closes (annotate
 	 * charges it to that sample's instruction); NULL: nobody. */
 	pm_metrics_window_fn window;
@@ -277,28 +290,24 @@ int pm_metrics__metric(const struct pm_metrics *m, size_t func,
 size_t pm_metrics__nr_metrics(const struct pm_metrics *m);
 const char *pm_metrics__metric_name(const struct pm_metrics *m, size_t i);
 
-enum pm_metrics_layout {
-	PM_METRICS_LAYOUT_TEXT,	/* Symbol DSO # DIS% CPI IPC BMKI CMKI %CM %RI
-				   %CY %I %BM %L1DA %L1DM %IS, other events */
-	PM_METRICS_LAYOUT_ARM,	/* Arm's TSV order: Symbol # CPI BMKI CMKI %CM
-				   %CY %I %BM %L1DA %L1DM DIS%, then the rest */
-};
+/*
+ * The report: the summary (mode, short_windows, windows, opening,
+ * samples, discarded, kept, throttles, lost, events: the counters' names)
+ * and the table "functions", sorted by samples (descending; ties by
+ * symbol, DSO), in opts.layout's column order; with opts.ci each metric
+ * is followed by its "±NAME" half-width column. Its comment is the
+ * summary line. JSON rows: dso, symbol, samples, discarded, "counts":
+ * {counter: sum}, "metrics": {name: value or null} and, with opts.ci,
+ * "ci95": {name: [lo, hi] or null}.
+ */
+int pm_metrics__finish(struct pm_metrics *m, struct pm_report **out);
 
 /*
- * The table, sorted by samples (descending; ties by symbol, DSO), top
- * rows only when top > 0. With opts.ci, each metric is followed by its
- * "±NAME" half-width column.
+ * Over a session: events added once the reader knows them all (a pipe's
+ * HEADER_ATTR records come before any sample), samples resolved to their
+ * function (and caller, for match callchain), THROTTLE, UNTHROTTLE, LOST,
+ * LOST_SAMPLES and ID_INDEX applied.
  */
-struct pm_table *pm_metrics__table(struct pm_metrics *m,
-				   enum pm_metrics_layout layout, size_t top);
-/* The summary line for the table's comment (no newline). */
-void pm_metrics__summary_line(struct pm_metrics *m, char *buf, size_t size);
-/*
- * The JSON document: {"mode", "windows", "opening", "samples",
- * "discarded", "kept", "throttles", "lost", "events": [...],
- * "functions": [{"dso", "symbol", "samples", "discarded", "counts": {},
- * "metrics": {}, "ci95": {name: [lo, hi]} (with opts.ci)}]}.
- */
-void pm_metrics__json(struct pm_metrics *m, struct pm_json *j, size_t top);
+extern const struct pm_analysis pm_metrics_analysis;
 
 #endif

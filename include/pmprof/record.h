@@ -224,7 +224,7 @@ struct pm_record_stats {
 
 struct pm_recorder;
 
-int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
+int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *opts,
 		   struct pm_error *err);
 /* Enable the events; release the workload (it then execs). */
 int pm_recorder__start(struct pm_recorder *r, struct pm_error *err);

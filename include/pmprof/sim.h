@@ -147,17 +147,8 @@ void pm_sim_model__delete(struct pm_sim_model *m);
  * branch-misses ...), or -1. */
 int pm_sim_model__stream(const struct pm_sim_model *m, const char *event);
 
-/* ELF64 with .text and .symtab: what the simulator maps (lib/sim/elf.c). */
-struct pm_sim_elf_sym {
-	const char *name;
-	uint64_t addr, size;
-};
-/* Written to fd; errors name `name`. */
-int pm_sim_elf__write(int fd, const char *name, uint16_t machine,
-		      uint64_t text_addr, uint64_t text_size,
-		      const struct pm_sim_elf_sym *syms, size_t nr,
-		      struct pm_error *err);
-/* ELF e_machine for an ARCH string (x86_64, aarch64 ...); 62 if unknown. */
+/* The ELF the simulator maps is pm_elf__write()'s (symbols.h). Its
+ * e_machine for an ARCH string (x86_64, aarch64 ...); 62 if unknown. */
 uint16_t pm_sim_elf__machine(const char *arch);
 
 struct pm_sim_opts {
@@ -234,5 +225,14 @@ int pm_sim_result__write_truth(const struct pm_sim_result *res,
 struct pm_metrics;
 int pm_sim__analyse(const char *path, int mode, struct pm_metrics **out,
 		    struct pm_error *err);
+
+/*
+ * --compare's report: per function (by true cycles), the measured and
+ * true CPI, BMKI, CMKI, %CM, %CY and share of samples (%#, whose truth
+ * is %CY), and the error of each; `output` names the recording.
+ */
+struct pm_report;
+int pm_sim__compare(struct pm_metrics *m, const struct pm_sim_result *res,
+		    const char *output, struct pm_report **out);
 
 #endif

@@ -101,7 +101,6 @@ uint64_t pm_writer__offset(const struct pm_writer *w);
  */
 int pm_writer__add_event(struct pm_writer *w, const struct pm_event *ev,
 			 struct pm_error *err);
-size_t pm_writer__nr_events(const struct pm_writer *w);
 /* Rename an event (names learnt late, from pipe EVENT_UPDATE records).
  * File mode: until close; pipe mode: until the first record. */
 int pm_writer__set_event_name(struct pm_writer *w, size_t idx,

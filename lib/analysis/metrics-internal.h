@@ -5,13 +5,8 @@
 
 #include <stdint.h>
 
+#include "pmprof/hash.h"
 #include "pmprof/metrics.h"
-
-/* An open-address index: slots hold an element index + 1, 0 is empty. */
-struct mx_index {
-	uint32_t *slots;
-	size_t mask;		/* nr slots - 1; slots == NULL before first use */
-};
 
 /*
  * An event as the accumulator keeps it: copies of what it needs, since the
@@ -94,6 +89,7 @@ struct pm_metrics {
 	struct pm_metrics_opts opts;
 	char *arch;
 	bool ready;
+	bool reader_events;	/* metrics-view.c added the reader's events */
 	bool described;		/* groups come from GROUP_DESC */
 	size_t laid_out;	/* nr_groups when the counters were made, + 1 */
 	bool sums_stale;	/* the counters' sums need copying out */
@@ -108,11 +104,11 @@ struct pm_metrics {
 
 	struct mx_id *ids;
 	size_t nr_ids, alloc_ids;
-	struct mx_index id_index;
+	struct pm_hash id_index;
 
 	struct mx_stream *streams;
 	size_t nr_streams, alloc_streams;
-	struct mx_index stream_index;
+	struct pm_hash stream_index;
 	uint64_t *vals;		/* every stream's previous values */
 	uint8_t *have;		/* and whether each was present */
 	size_t nr_vals, alloc_vals, alloc_have;
@@ -121,7 +117,7 @@ struct pm_metrics {
 
 	struct mx_func **funcs;
 	size_t nr_funcs, alloc_funcs;
-	struct mx_index func_index;
+	struct pm_hash func_index;
 	size_t last_func;	/* + 1 */
 
 	uint64_t *ev_totals;	/* nr_events + 1 sums over every kept window */

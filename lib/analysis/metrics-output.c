@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The windows accumulator's results: the summary, counters and functions,
- * metric values with their intervals, the table (two column orders) and
- * the JSON document.
+ * metric values with their intervals, and the report (the table in either
+ * of two column orders; JSON has the counts, the metrics and their
+ * intervals of every function).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,8 +13,7 @@
 #include <string.h>
 
 #include "metrics-internal.h"
-#include "pmprof/json.h"
-#include "pmprof/table.h"
+#include "pmprof/report.h"
 #include "pmprof/util.h"
 
 #define Z95 1.959963984540054
@@ -216,13 +216,14 @@ static int cmp_arm(const void *pa, const void *pb, void *arg)
 	return *(const size_t *)pa < *(const size_t *)pb ? -1 : 1;
 }
 
-/* ---- table ------------------------------------------------------------ */
+/* ---- the report --------------------------------------------------------- */
 
 static int metric_column(struct pm_table *t, const char *name, bool pm)
 {
 	struct pm_table_column c = {
 		.name = name,
 		.type = name[0] == '%' ? PM_COL_PERCENT : PM_COL_DOUBLE,
+		.show = PM_SHOW_TABLE,
 	};
 	char buf[320];
 
@@ -233,164 +234,172 @@ static int metric_column(struct pm_table *t, const char *name, bool pm)
 	return pm_table__add_column(t, &c);
 }
 
-struct pm_table *pm_metrics__table(struct pm_metrics *m,
-				   enum pm_metrics_layout layout, size_t top)
+static int json_column(struct pm_table *t, const char *name, const char *group,
+		       enum pm_table_type type)
 {
-	struct pm_table *t = pm_table__new();
-	struct mx_func **funcs;
-	size_t *order;
-	size_t nr, i, k;
-	int c_sym, c_dso, c_n, c_dis = -1, first_metric;
-	char line[256];
+	struct pm_table_column c = { .name = name, .type = type,
+				     .show = PM_SHOW_JSON, .group = group };
 
-	mx_finish(m);	/* the metrics are known from here on */
-	order = pm_calloc(m->nr_metrics + 1, sizeof(*order));
-	for (i = 0; i < m->nr_metrics; i++)
-		order[i] = i;
-	if (layout == PM_METRICS_LAYOUT_ARM)
-		qsort_r(order, m->nr_metrics, sizeof(*order), cmp_arm, m);
+	return pm_table__add_column(t, &c);
+}
 
-	c_sym = pm_table__add_col(t, "Symbol", "symbol", PM_COL_STRING);
-	c_dso = layout == PM_METRICS_LAYOUT_TEXT ?
-		pm_table__add_col(t, "DSO", "dso", PM_COL_STRING) : -1;
-	c_n = pm_table__add_col(t, "#", "samples", PM_COL_U64);
+/* Where each kind of cell of a function's row goes. */
+struct cols {
+	int jdso, jsym, sym, dso, n, dis, jdis;
+	int *text;		/* per metric in layout order: value, then ± */
+	int counts, metrics, ci;	/* the first JSON column of each */
+};
+
+static void add_columns(struct pm_table *t, struct pm_metrics *m,
+			const size_t *order, struct cols *c)
+{
+	enum pm_metrics_layout layout = m->opts.layout;
+	size_t k;
+
+	c->jdso = json_column(t, "dso", NULL, PM_COL_STRING);
+	c->jsym = json_column(t, "symbol", NULL, PM_COL_STRING);
+	c->sym = pm_table__add_column(t, &(struct pm_table_column){
+		.name = "Symbol", .key = "symbol", .type = PM_COL_STRING,
+		.show = PM_SHOW_TABLE, .flags = PM_COLF_KEY });
+	c->dso = -1;
 	if (layout == PM_METRICS_LAYOUT_TEXT)
-		c_dis = pm_table__add_col(t, "DIS%", "discarded_pct", PM_COL_PERCENT);
-	first_metric = (int)pm_table__nr_columns(t);
+		c->dso = pm_table__add_column(t, &(struct pm_table_column){
+			.name = "DSO", .key = "dso", .type = PM_COL_STRING,
+			.show = PM_SHOW_TABLE, .flags = PM_COLF_KEY });
+	c->n = pm_table__add_col(t, "#", "samples", PM_COL_U64);
+	c->jdis = json_column(t, "discarded", NULL, PM_COL_U64);
+	c->dis = -1;
+	if (layout == PM_METRICS_LAYOUT_TEXT)
+		c->dis = pm_table__add_column(t, &(struct pm_table_column){
+			.name = "DIS%", .key = "discarded_pct",
+			.type = PM_COL_PERCENT, .show = PM_SHOW_TABLE });
+	c->text = pm_calloc(2 * m->nr_metrics + 1, sizeof(*c->text));
 	for (k = 0; k < m->nr_metrics; k++) {
 		const struct mx_metric *x = &m->metrics[order[k]];
 
-		if (layout == PM_METRICS_LAYOUT_ARM && c_dis < 0 && x->arm_rank > 9)
-			c_dis = pm_table__add_col(t, "DIS%", "discarded_pct",
-						  PM_COL_PERCENT);
-		metric_column(t, x->name, false);
-		if (m->opts.ci)
-			metric_column(t, x->name, true);
+		if (layout == PM_METRICS_LAYOUT_ARM && c->dis < 0 && x->arm_rank > 9)
+			c->dis = pm_table__add_column(t, &(struct pm_table_column){
+				.name = "DIS%", .key = "discarded_pct",
+				.type = PM_COL_PERCENT, .show = PM_SHOW_TABLE });
+		c->text[2 * k] = metric_column(t, x->name, false);
+		c->text[2 * k + 1] = m->opts.ci ? metric_column(t, x->name, true) : -1;
 	}
-	if (c_dis < 0)
-		c_dis = pm_table__add_col(t, "DIS%", "discarded_pct", PM_COL_PERCENT);
-	if (c_dso < 0)
-		c_dso = pm_table__add_col(t, "DSO", "dso", PM_COL_STRING);
-
-	funcs = sorted(m, top, &nr);
-	for (i = 0; i < nr; i++) {
-		const struct mx_func *f = funcs[i];
-		size_t row = pm_table__add_row(t);
-		int col = first_metric;
-
-		pm_table__set_str(t, row, (size_t)c_sym, f->pub.sym_name);
-		pm_table__set_str(t, row, (size_t)c_dso, f->pub.dso_name);
-		pm_table__set_u64(t, row, (size_t)c_n, f->pub.samples);
-		if (f->pub.samples)
-			pm_table__set_double(t, row, (size_t)c_dis,
-					     100.0 * (double)f->pub.discarded /
-					     (double)f->pub.samples);
-		for (k = 0; k < m->nr_metrics; k++) {
-			double v, h;
-
-			if (col == c_dis)
-				col++;
-			if (!metric_at(m, f, &m->metrics[order[k]], &v, &h))
-				pm_table__set_double(t, row, (size_t)col, v);
-			col++;
-			if (m->opts.ci) {
-				if (!isnan(h))
-					pm_table__set_double(t, row, (size_t)col, h);
-				col++;
-			}
-		}
-	}
-	free(funcs);
-	free(order);
-	pm_metrics__summary_line(m, line, sizeof(line));
-	pm_table__set_title(t, "per-function metrics from sample windows");
-	pm_table__add_comment(t, "%s", line);
-	return t;
-}
-
-void pm_metrics__summary_line(struct pm_metrics *m, char *buf, size_t size)
-{
-	const struct pm_metrics_summary *s = pm_metrics__summary(m);
-
-	snprintf(buf, size,
-		 "windows used %" PRIu64 ", discarded %" PRIu64
-		 ", opening samples %" PRIu64 ", throttles %" PRIu64
-		 ", lost %" PRIu64 " (mode %s%s)",
-		 s->kept, s->discarded, s->opening, s->throttles,
-		 s->lost_records, pm_metrics_mode__name(s->mode),
-		 s->short_windows ? ", short windows" : "");
-}
-
-/* ---- JSON ------------------------------------------------------------ */
-
-void pm_metrics__json(struct pm_metrics *m, struct pm_json *j, size_t top)
-{
-	const struct pm_metrics_summary *s = pm_metrics__summary(m);
-	struct mx_func **funcs;
-	size_t nr, i, k;
-
-	pm_json__begin_object(j);
-	pm_json__kv_string(j, "mode", pm_metrics_mode__name(s->mode));
-	pm_json__kv_bool(j, "short_windows", s->short_windows);
-	pm_json__kv_u64(j, "windows", s->windows);
-	pm_json__kv_u64(j, "opening", s->opening);
-	pm_json__kv_u64(j, "samples", s->windows);
-	pm_json__kv_u64(j, "discarded", s->discarded);
-	pm_json__kv_u64(j, "kept", s->kept);
-	pm_json__kv_u64(j, "throttles", s->throttles);
-	pm_json__kv_u64(j, "lost", s->lost_records);
-	pm_json__key(j, "events");
-	pm_json__begin_array(j);
+	if (c->dis < 0)
+		c->dis = pm_table__add_column(t, &(struct pm_table_column){
+			.name = "DIS%", .key = "discarded_pct",
+			.type = PM_COL_PERCENT, .show = PM_SHOW_TABLE });
+	if (c->dso < 0)
+		c->dso = pm_table__add_column(t, &(struct pm_table_column){
+			.name = "DSO", .key = "dso", .type = PM_COL_STRING,
+			.show = PM_SHOW_TABLE, .flags = PM_COLF_KEY });
+	/* JSON: every counter's sum, every metric, then their intervals. */
+	c->counts = (int)pm_table__nr_columns(t);
 	for (k = 0; k < m->nr_counters; k++)
-		pm_json__string(j, m->counters[k].name);
-	pm_json__end_array(j);
-	pm_json__key(j, "functions");
-	pm_json__begin_array(j);
-	funcs = sorted(m, top, &nr);
-	for (i = 0; i < nr; i++) {
-		const struct mx_func *f = funcs[i];
-
-		pm_json__begin_object(j);
-		pm_json__kv_string(j, "dso", f->pub.dso_name);
-		pm_json__kv_string(j, "symbol", f->pub.sym_name);
-		pm_json__kv_u64(j, "samples", f->pub.samples);
-		pm_json__kv_u64(j, "discarded", f->pub.discarded);
-		pm_json__key(j, "counts");
-		pm_json__begin_object(j);
-		for (k = 0; k < m->nr_counters; k++)
-			pm_json__kv_u64(j, m->counters[k].name, f->sums[k]);
-		pm_json__end_object(j);
-		pm_json__key(j, "metrics");
-		pm_json__begin_object(j);
-		for (k = 0; k < m->nr_metrics; k++) {
-			double v, h;
-
-			metric_at(m, f, &m->metrics[k], &v, &h);
-			pm_json__kv_double(j, m->metrics[k].name, v);
-		}
-		pm_json__end_object(j);
-		if (m->opts.ci) {
-			pm_json__key(j, "ci95");
-			pm_json__begin_object(j);
-			for (k = 0; k < m->nr_metrics; k++) {
-				double v, h;
-
-				metric_at(m, f, &m->metrics[k], &v, &h);
-				pm_json__key(j, m->metrics[k].name);
-				if (isnan(h)) {
-					pm_json__null(j);
-					continue;
-				}
-				pm_json__begin_array(j);
-				pm_json__double(j, v - h);
-				pm_json__double(j, v + h);
-				pm_json__end_array(j);
-			}
-			pm_json__end_object(j);
-		}
-		pm_json__end_object(j);
+		json_column(t, m->counters[k].name, "counts", PM_COL_U64);
+	c->metrics = (int)pm_table__nr_columns(t);
+	for (k = 0; k < m->nr_metrics; k++)
+		json_column(t, m->metrics[k].name, "metrics", PM_COL_DOUBLE);
+	c->ci = -1;
+	if (m->opts.ci) {
+		c->ci = (int)pm_table__nr_columns(t);
+		for (k = 0; k < m->nr_metrics; k++)
+			json_column(t, m->metrics[k].name, "ci95", PM_COL_RANGE);
 	}
+}
+
+static void add_row(struct pm_table *t, struct pm_metrics *m,
+		    const struct mx_func *f, const size_t *order,
+		    const struct cols *c)
+{
+	size_t row = pm_table__add_row(t), k;
+
+	pm_table__set_str(t, row, (size_t)c->jdso, f->pub.dso_name);
+	pm_table__set_str(t, row, (size_t)c->jsym, f->pub.sym_name);
+	pm_table__set_str(t, row, (size_t)c->sym, f->pub.sym_name);
+	pm_table__set_str(t, row, (size_t)c->dso, f->pub.dso_name);
+	pm_table__set_u64(t, row, (size_t)c->n, f->pub.samples);
+	pm_table__set_u64(t, row, (size_t)c->jdis, f->pub.discarded);
+	if (f->pub.samples)
+		pm_table__set_double(t, row, (size_t)c->dis,
+				     100.0 * (double)f->pub.discarded /
+				     (double)f->pub.samples);
+	for (k = 0; k < m->nr_metrics; k++) {
+		double v, h;
+
+		if (!metric_at(m, f, &m->metrics[order[k]], &v, &h)) {
+			pm_table__set_double(t, row, (size_t)c->text[2 * k], v);
+			if (c->text[2 * k + 1] >= 0 && !isnan(h))
+				pm_table__set_double(t, row,
+						     (size_t)c->text[2 * k + 1], h);
+		}
+	}
+	for (k = 0; k < m->nr_counters; k++)
+		pm_table__set_u64(t, row, (size_t)c->counts + k, f->sums[k]);
+	for (k = 0; k < m->nr_metrics; k++) {
+		double v, h;
+
+		metric_at(m, f, &m->metrics[k], &v, &h);
+		pm_table__set_double(t, row, (size_t)c->metrics + k, v);
+		if (c->ci >= 0 && !isnan(h))
+			pm_table__set_range(t, row, (size_t)c->ci + k, v - h, v + h);
+	}
+}
+
+static void add_summary(struct pm_report *rep, struct pm_metrics *m)
+{
+	const struct pm_metrics_summary *s = pm_metrics__summary(m);
+	struct pm_summary *sum = pm_report__summary(rep);
+	const char **names = pm_calloc(m->nr_counters + 1, sizeof(*names));
+	size_t k;
+
+	pm_summary__add_str(sum, "mode", NULL, pm_metrics_mode__name(s->mode));
+	pm_summary__add_bool(sum, "short_windows", NULL, s->short_windows);
+	pm_summary__add_u64(sum, "windows", NULL, s->windows);
+	pm_summary__add_u64(sum, "opening", NULL, s->opening);
+	pm_summary__add_u64(sum, "samples", NULL, s->windows);
+	pm_summary__add_u64(sum, "discarded", NULL, s->discarded);
+	pm_summary__add_u64(sum, "kept", NULL, s->kept);
+	pm_summary__add_u64(sum, "throttles", NULL, s->throttles);
+	pm_summary__add_u64(sum, "lost", NULL, s->lost_records);
+	for (k = 0; k < m->nr_counters; k++)
+		names[k] = m->counters[k].name;
+	pm_summary__add_strs(sum, "events", NULL, names, m->nr_counters);
+	free(names);
+}
+
+int pm_metrics__finish(struct pm_metrics *m, struct pm_report **out)
+{
+	struct pm_report *rep = pm_report__new();
+	struct pm_table *t = pm_table__new();
+	const struct pm_metrics_summary *s;
+	struct mx_func **funcs;
+	size_t *order, nr, i;
+	struct cols c;
+
+	mx_finish(m);	/* the metrics are known from here on */
+	s = pm_metrics__summary(m);
+	order = pm_calloc(m->nr_metrics + 1, sizeof(*order));
+	for (i = 0; i < m->nr_metrics; i++)
+		order[i] = i;
+	if (m->opts.layout == PM_METRICS_LAYOUT_ARM)
+		qsort_r(order, m->nr_metrics, sizeof(*order), cmp_arm, m);
+	add_summary(rep, m);
+	pm_table__set_name(t, "functions");
+	pm_table__set_title(t, "per-function metrics from sample windows");
+	pm_table__add_comment(t, "windows used %" PRIu64 ", discarded %" PRIu64
+			      ", opening samples %" PRIu64 ", throttles %" PRIu64
+			      ", lost %" PRIu64 " (mode %s%s)",
+			      s->kept, s->discarded, s->opening, s->throttles,
+			      s->lost_records, pm_metrics_mode__name(s->mode),
+			      s->short_windows ? ", short windows" : "");
+	add_columns(t, m, order, &c);
+	funcs = sorted(m, 0, &nr);
+	for (i = 0; i < nr; i++)
+		add_row(t, m, funcs[i], order, &c);
 	free(funcs);
-	pm_json__end_array(j);
-	pm_json__end_object(j);
+	free(c.text);
+	free(order);
+	pm_report__add_table(rep, t);
+	*out = rep;
+	return 0;
 }

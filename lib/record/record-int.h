@@ -55,8 +55,6 @@ size_t pm_hits__build_ids(struct pm_hits *d, struct pm_build_id_entry **out);
 /* BUILD_ID entries for every DSO hit whose build id can be read. */
 int pm_hits__write_build_ids(struct pm_hits *d, struct pm_writer *w,
 			     struct pm_error *err);
-/* The GNU build id of an ELF file (0 and *size, or -1). */
-int pm_read_build_id(const char *path, uint8_t id[20], uint8_t *size);
 
 /* ---- synth.c: records and features from /proc and the system ---- */
 

@@ -247,14 +247,14 @@ int pm_perf_event_open(const struct pm_attr *attr, int pid, int cpu,
 	case ENOENT:
 	case EOPNOTSUPP:
 	case ENODEV:
-		return pm_error__fmt(err, -e,
+		return pm_error__fmt(err, e,
 			"%s: not supported by this machine (%s): no hardware PMU or no such event",
 			name, strerror(e));
 	case E2BIG: {
 		uint32_t ks = (uint32_t)buf[4] | (uint32_t)buf[5] << 8 |
 			      (uint32_t)buf[6] << 16 | (uint32_t)buf[7] << 24;
 
-		return pm_error__fmt(err, -e,
+		return pm_error__fmt(err, e,
 			"%s: the kernel does not take %u-byte attrs (it knows %u bytes): "
 			"no hf_sample support; use --hf-mode burst",
 			name, size, ks);
@@ -265,24 +265,24 @@ int pm_perf_event_open(const struct pm_attr *attr, int pid, int cpu,
 		/* a freq= term is not fitted to the maximum as -F is */
 		if (pm_attr__flag(attr, PM_ATTR_FREQ) && !pm_kernel__max_sample_rate(&max) &&
 		    attr->sample_period > max)
-			return pm_error__fmt(err, -e,
+			return pm_error__fmt(err, e,
 				"%s: frequency %llu Hz is above kernel.perf_event_max_sample_rate "
 				"(%u Hz): ask for less, or raise the limit in "
 				"/proc/sys/kernel/perf_event_max_sample_rate",
 				name, (unsigned long long)attr->sample_period, max);
-		return pm_error__fmt(err, -e, "%s: perf_event_open failed: %s (cpu %d, pid %d)",
+		return pm_error__fmt(err, e, "%s: perf_event_open failed: %s (cpu %d, pid %d)",
 				     name, strerror(e), cpu, pid);
 	}
 	case EMFILE:
-		return pm_error__fmt(err, -e,
+		return pm_error__fmt(err, e,
 			"%s: too many open files: raise `ulimit -n` (one file per event, CPU and thread)",
 			name);
 	case ESRCH:
-		return pm_error__fmt(err, -e, "%s: no such process %d", name, pid);
+		return pm_error__fmt(err, e, "%s: no such process %d", name, pid);
 	case EBUSY:
-		return pm_error__fmt(err, -e, "%s: the PMU is busy (another tool holds it)", name);
+		return pm_error__fmt(err, e, "%s: the PMU is busy (another tool holds it)", name);
 	default:
-		return pm_error__fmt(err, -e, "%s: perf_event_open failed: %s (cpu %d, pid %d)",
+		return pm_error__fmt(err, e, "%s: perf_event_open failed: %s (cpu %d, pid %d)",
 				     name, strerror(e), cpu, pid);
 	}
 }
@@ -316,12 +316,8 @@ bool pm_recorder__probe_event(uint32_t type, uint64_t config)
 
 void pm_recorder__choose_metrics(struct pm_metrics_choice *c)
 {
-	static const struct {
-		const char *name;
-		uint64_t config;
-	} members[] = {
-		{ "instructions", 1 }, { "branch-misses", 5 },
-		{ "cache-references", 2 }, { "cache-misses", 3 },
+	static const char *const members[] = {
+		"instructions", "branch-misses", "cache-references", "cache-misses",
 	};
 	size_t n, i;
 	int e, why_errno = 0;
@@ -345,13 +341,16 @@ void pm_recorder__choose_metrics(struct pm_metrics_choice *c)
 	n = (size_t)snprintf(c->spec, sizeof(c->spec), "{cycles/period=1000000,hf-period=300/");
 	for (i = 0; i < PM_ARRAY_SIZE(members); i++) {
 		size_t w = strlen(c->why);
+		uint32_t type;
+		uint64_t config;
 
-		e = probe_errno(0, members[i].config);
+		pm_event_name__lookup(members[i], strlen(members[i]), &type, &config);
+		e = probe_errno(type, config);
 		if (!e) {
-			n += (size_t)snprintf(c->spec + n, sizeof(c->spec) - n, ",%s", members[i].name);
+			n += (size_t)snprintf(c->spec + n, sizeof(c->spec) - n, ",%s", members[i]);
 		} else {
 			snprintf(c->why + w, sizeof(c->why) - w, "%s%s", w ? ", " : "left out ",
-				 members[i].name);
+				 members[i]);
 			why_errno = why_errno ? why_errno : e;
 		}
 	}

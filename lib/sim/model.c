@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pmprof/period.h"
+#include "pmprof/attr.h"
 #include "pmprof/sim.h"
 #include "pmprof/util.h"
 
@@ -212,21 +213,19 @@ static int get_string(struct ctx *c, json_t *obj, const char *key,
 	return 0;
 }
 
-/* The aliases perf accepts for the generic names. */
+/* A stream's name: perf's canonical generic name, Arm's for two. */
 static const char *canonical(const char *ev)
 {
-	static const char *const alias[][2] = {
-		{ "cpu-cycles", "cycles" },
+	static const char *const arm[][2] = {
 		{ "cpu_cycles", "cycles" },
-		{ "branches", "branch-instructions" },
 		{ "inst_retired", "instructions" },
 	};
 	size_t i;
 
-	for (i = 0; i < PM_ARRAY_SIZE(alias); i++)
-		if (!strcmp(ev, alias[i][0]))
-			return alias[i][1];
-	return ev;
+	for (i = 0; i < PM_ARRAY_SIZE(arm); i++)
+		if (!strcmp(ev, arm[i][0]))
+			return arm[i][1];
+	return pm_event_name__canonical(ev);
 }
 
 int pm_sim_model__stream(const struct pm_sim_model *m, const char *event)
@@ -522,7 +521,7 @@ int pm_sim_model__load(struct pm_sim_model **out, const char *name,
 		return pm_sim_model__parse(out, text, strlen(text), name, err);
 	f = fopen(name, "rb");
 	if (!f)
-		return pm_error__fmt(err, -errno, "%s (builtin models: arm-benchmark, resonant)",
+		return pm_error__fmt(err, errno, "%s (builtin models: arm-benchmark, resonant)",
 				     strerror(errno));
 	do {
 		PM_GROW(buf, alloc, len + 65536);
@@ -532,7 +531,7 @@ int pm_sim_model__load(struct pm_sim_model **out, const char *name,
 	if (ferror(f)) {
 		fclose(f);
 		free(buf);
-		return pm_error__fmt(err, -EIO, "read error");
+		return pm_error__fmt(err, EIO, "read error");
 	}
 	fclose(f);
 	ret = pm_sim_model__parse(out, buf, len, name, err);

@@ -32,7 +32,7 @@ cd /tmp
 workload -n 500 --truth >\$LAB_OUT/truth.txt
 pmprof record --hf-mode auto -e '$SPEC' -o \$LAB_OUT/b.data -- workload -n $N >/dev/null 2>\$LAB_OUT/burst.err
 echo \$? >\$LAB_OUT/burst.rc
-pmprof metrics -s none --format json -i \$LAB_OUT/b.data >\$LAB_OUT/burst.json
+pmprof metrics --mode none --format json -i \$LAB_OUT/b.data >\$LAB_OUT/burst.json
 pmprof record --hf-mode auto -e '{cycles/period=$P,hf-period=$S/,instructions}:uS' -o a.data -- workload -n 100 >/dev/null 2>\$LAB_OUT/auto.err
 echo \$? >\$LAB_OUT/auto.rc
 pmprof record --metrics -o m.data -- workload -n 2000 >/dev/null 2>\$LAB_OUT/metrics.err

@@ -22,6 +22,7 @@
 #include "record/record-int.h"
 #include "pmprof/perfdata.h"
 #include "pmprof/record.h"
+#include "pmprof/symbols.h"
 #include "pmprof/writer.h"
 
 /* A ring of 256 data bytes after a metadata page, all in memory. */
@@ -347,11 +348,11 @@ static void test_build_id(void **state)
 		skip();
 		return;
 	}
-	assert_int_equal(pm_read_build_id(exe, id, &n), 0);
+	assert_int_equal(pm_build_id__read(exe, id, &n), 0);
 	hex_of(id, n, got);
 	assert_string_equal(got, want);
-	assert_int_equal(pm_read_build_id("/nonexistent/file", id, &n), -1);
-	assert_int_equal(pm_read_build_id("/proc/self/status", id, &n), -1);
+	assert_int_equal(pm_build_id__read("/nonexistent/file", id, &n), -1);
+	assert_int_equal(pm_build_id__read("/proc/self/status", id, &n), -1);
 }
 
 /* Which DSOs a writer gets build ids for, read back by the reader. */
@@ -397,7 +398,7 @@ static void test_dsos_hits(void **state)
 	(void)state;
 	assert_true(len > 0 && len < 60);
 	exe[len] = 0;
-	if (pm_read_build_id(exe, id, &n)) {
+	if (pm_build_id__read(exe, id, &n)) {
 		pm_hits__delete(d);
 		skip();
 		return;
