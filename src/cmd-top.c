@@ -100,10 +100,9 @@ int cmd_top(int argc, const char **argv)
 	struct top_ui ui = { .delay = 2.0, .view = { .sort = -1 } };
 	struct pm_opt_list events = { 0 };
 	const char *freq = NULL, *count = NULL, *cpus = NULL, *pids = NULL, *tids = NULL;
-	const char *hf_mode = NULL, *mmap_pages = NULL, *input = NULL;
+	const char *hf_mode = NULL, *mmap_pages = NULL;
 	bool stdio_mode = false, metrics = false, all_cpus = false;
-	uint64_t top = 0;
-	struct pm_session_opts sopts = { .sz = sizeof(sopts), .host = PM_HOST_YES };
+	struct pm_cmd c = PM_CMD_INIT("top");
 	const struct pm_option opts[] = {
 		OPT_STRING_LIST('e', "event", &events, "event",
 				"event selector, as record's (default: cycles, or cpu-clock)"),
@@ -114,9 +113,8 @@ int cmd_top(int argc, const char **argv)
 		OPT_DOUBLE('d', "delay", &ui.delay, "seconds",
 			   "the interval between refreshes (default 2)"),
 		OPT_BOOLEAN(0, "stdio", &stdio_mode, "print a table per interval, no screen"),
-		OPT_STRING('i', "input", &input, "file",
-			   "replay a recording (with --stdio): intervals of its sample times"),
-		OPT_U64(0, "top", &top, "n", "show the first N rows"),
+		OPT_INPUT_HELP(&c, "replay a recording (with --stdio): intervals of its sample times"),
+		OPT_TOP(&c),
 		OPT_BOOLEAN('a', "all-cpus", &all_cpus, "system-wide collection from all CPUs"),
 		OPT_STRING('C', "cpu", &cpus, "cpu", "list of CPUs to monitor (e.g. 0-3,5)"),
 		OPT_STRING('p', "pid", &pids, "pid", "profile existing process ids"),
@@ -124,7 +122,7 @@ int cmd_top(int argc, const char **argv)
 		OPT_STRING(0, "hf-mode", &hf_mode, "mode",
 			   "short windows: auto, kernel, burst, fixed or off (as record's)"),
 		OPT_STRING('m', "mmap-pages", &mmap_pages, "pages", "ring buffer size per CPU"),
-		OPT_SYMBOL_SOURCES(&sopts),
+		OPT_SYMBOL_SOURCES(&c),
 		OPT_END(),
 	};
 	const char **rargv = NULL;
@@ -134,32 +132,37 @@ int cmd_top(int argc, const char **argv)
 	struct sigaction sa;
 	struct pm_live_opts lo = { .sz = sizeof(lo) };
 
+	c.input = NULL;		/* -i: a replay */
+	c.sopts.host = PM_HOST_YES;
+	/* as record: the command's own options are its own */
 	nargs = pm_parse_options(argc, argv, opts, top_usage, PM_PARSE_STOP_AT_NON_OPTION);
-	if ((status = pm_cli_parse_status(nargs)) >= 0)
+	if (nargs == PM_PARSE_HELP || nargs < 0) {
+		status = nargs == PM_PARSE_HELP ? PM_EXIT_OK : PM_EXIT_USAGE;
 		goto out;
+	}
 	if (!(ui.delay > 0 && ui.delay <= 3600)) {
-		status = pm_cli_usage_error("top: -d %g: give an interval of seconds (above 0, "
+		status = pm_cli_errorf(PM_EXIT_USAGE, "top", "-d %g: give an interval of seconds (above 0, "
 					    "at most 3600)", ui.delay);
 		goto out;
 	}
 	if (metrics && events.nr) {
-		status = pm_cli_usage_error("top: --metrics chooses the events: do not give -e");
+		status = pm_cli_errorf(PM_EXIT_USAGE, "top", "--metrics chooses the events: do not give -e");
 		goto out;
 	}
-	ui.view.top = (size_t)top;
+	ui.view.top = (size_t)c.top;
 	ui.mode = metrics ? "metrics" : "hotspots";
 	lo.metrics = metrics;
-	if (input) {
+	if (c.input) {
 		if (!stdio_mode || events.nr || freq || count || cpus || pids || tids || all_cpus ||
 		    hf_mode || mmap_pages || nargs > 0)
-			status = pm_cli_usage_error("top: -i replays a recording: with --stdio, "
+			status = pm_cli_errorf(PM_EXIT_USAGE, "top", "-i replays a recording: with --stdio, "
 						    "without recording options or a command");
 		else
-			status = top_replay(input, &ui, &lo, &sopts);
+			status = top_replay(c.input, &ui, &lo, &c.sopts);
 		goto out;
 	}
 	if (!stdio_mode && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-		status = pm_cli_usage_error("top: standard input and output are not a terminal: "
+		status = pm_cli_errorf(PM_EXIT_USAGE, "top", "standard input and output are not a terminal: "
 					    "give --stdio for a table per interval");
 		goto out;
 	}
@@ -199,7 +202,7 @@ int cmd_top(int argc, const char **argv)
 	sa.sa_handler = on_quit;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	status = top_feed__start(&feed, rargc, rargv, log_fd, &lo, &sopts);
+	status = top_feed__start(&feed, rargc, rargv, log_fd, &lo, &c.sopts);
 	if (status >= 0)
 		goto out;
 	status = stdio_mode ? run_stdio(&feed, &ui) : top_tui__run(&feed, &ui, &quit_signal);

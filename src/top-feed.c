@@ -163,7 +163,7 @@ int top_feed__start(struct top_feed *f, int argc, const char **argv, int stderr_
 		f->child = -1;
 		if (status)
 			return status;
-		return pm_cli_input_error(STREAM_NAME, &err);
+		return pm_cli_error(PM_EXIT_INPUT, STREAM_NAME, &err);
 	}
 	close(fds[0]);	/* the reader has its own descriptor of the pipe */
 	f->live = pm_live__new(lo);
@@ -201,7 +201,7 @@ int top_feed__tick(struct top_feed *f)
 	}
 	ret = f->tick_ret;
 	pthread_mutex_unlock(&f->lock);
-	return ret ? pm_cli_input_error(STREAM_NAME, &f->tick_err) : 0;
+	return ret ? pm_cli_error(PM_EXIT_INPUT, STREAM_NAME, &f->tick_err) : 0;
 }
 
 struct pm_table *top_feed__view(struct top_feed *f, const struct pm_live_view *v,
@@ -266,7 +266,7 @@ int top_feed__finish(struct top_feed *f)
 	if (f->child > 0)
 		status = child_status(f->child, f->stopped);
 	if (f->ret < 0 && !(f->stopped && status != 0))
-		status = pm_cli_input_error(STREAM_NAME, &f->err);
+		status = pm_cli_error(PM_EXIT_INPUT, STREAM_NAME, &f->err);
 	pm_live__delete(f->live);
 	pm_session__delete(f->s);
 	if (f->wake[0] >= 0)
@@ -279,5 +279,5 @@ int top_feed__finish(struct top_feed *f)
 
 void top_render(const struct pm_table *t, FILE *out)
 {
-	pm_table__render(t, out, PM_TABLE_TEXT, NULL);
+	pm_table__render(t, out, pm_renderer__find("table"), NULL);
 }

@@ -87,7 +87,7 @@ int top_replay(const char *path, const struct top_ui *ui, const struct pm_live_o
 	if (!rp.d_ns)
 		rp.d_ns = 1;
 	if (pm_session__open(&s, path, so, &err))
-		return pm_cli_input_error(path, &err);
+		return pm_cli_error(PM_EXIT_INPUT, path, &err);
 	rp.live = pm_live__new(lo);
 	ret = pm_session__run(s, replay_sample, replay_record, &rp, &err);
 	/* the last interval, however short */
@@ -97,5 +97,5 @@ int top_replay(const char *path, const struct top_ui *ui, const struct pm_live_o
 	pm_session__delete(s);
 	if (rp.status)
 		return rp.status;
-	return ret < 0 ? pm_cli_input_error(path, &err) : 0;
+	return ret < 0 ? pm_cli_error(PM_EXIT_INPUT, path, &err) : 0;
 }

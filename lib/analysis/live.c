@@ -9,18 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmprof/analysis.h"
 #include "pmprof/hotspot.h"
 #include "pmprof/live.h"
 #include "pmprof/metrics.h"
 #include "pmprof/records.h"
+#include "pmprof/report.h"
+#include "pmprof/strbuf.h"
 #include "pmprof/table.h"
 #include "pmprof/util.h"
 
-/* The one interval's analysis, either kind. */
+/* The one interval's analysis. */
 struct live_run {
-	struct pm_hotspot *hot;
-	struct pm_metrics *met;
-	bool events_added;	/* metrics: the reader's events are in */
+	const struct pm_analysis *a;
+	void *x;
 };
 
 struct pm_live {
@@ -38,24 +40,27 @@ struct pm_live {
 
 static void run_begin(struct pm_live *l)
 {
-	memset(&l->run, 0, sizeof(l->run));
 	if (l->opts.metrics) {
-		struct pm_metrics_opts mo = { .mode = PM_METRICS_AUTO };
+		struct pm_metrics_opts mo = { .sz = sizeof(mo), .need_reads = true };
 
-		l->run.met = pm_metrics__new(&mo);
+		l->run.a = &pm_metrics_analysis;
+		l->run.x = pm_metrics__new(&mo);
 	} else {
 		struct pm_hotspot_opts ho = { .sz = sizeof(ho) };
 
-		l->run.hot = pm_hotspot__new(&ho);
+		l->run.a = &pm_hotspot_analysis;
+		l->run.x = pm_hotspot__new(&ho);
 	}
 	l->samples = 0;
 }
 
 static void run_end(struct pm_live *l)
 {
-	pm_hotspot__delete(l->run.hot);
-	pm_metrics__delete(l->run.met);
-	memset(&l->run, 0, sizeof(l->run));
+	if (l->opts.metrics)
+		pm_metrics__delete(l->run.x);
+	else
+		pm_hotspot__delete(l->run.x);
+	l->run.x = NULL;
 }
 
 struct pm_live *pm_live__new(const struct pm_live_opts *opts)
@@ -85,154 +90,72 @@ void pm_live__delete(struct pm_live *l)
 	free(l);
 }
 
-/* Metrics: the events go in once the reader knows them all (a pipe's
- * HEADER_ATTR records precede every sample), with the id scopes. */
-static int metrics_events(struct pm_live *l, struct pm_session *s,
-			  struct pm_error *err)
-{
-	struct pm_reader *r = pm_session__reader(s);
-	struct pm_record rec;
-	size_t i;
-	int ret;
-
-	if (l->run.events_added)
-		return 0;
-	l->run.events_added = true;
-	ret = pm_metrics__add_reader_events(l->run.met, r, err);
-	if (ret)
-		return ret;
-	if (!pm_metrics__nr_readers(l->run.met))
-		return pm_error__fmt(err, PM_EFORMAT,
-				     "no event reads counter values with its samples "
-				     "(PERF_SAMPLE_READ), so there are no windows to measure: "
-				     "give --metrics without -e, or a leader-sampled group, "
-				     "e.g. -e '{cpu-clock,task-clock}:S'");
-	for (i = 0; i < l->nr_id_index && !ret; i++) {
-		memset(&rec, 0, sizeof(rec));
-		rec.type = PM_RECORD_ID_INDEX;
-		rec.size = pm_reader__u16(r, l->id_index[i] + 6);
-		rec.data = l->id_index[i];
-		ret = pm_metrics__record(l->run.met, r, &rec, err);
-	}
-	return ret;
-}
-
 int pm_live__sample(struct pm_live *l, struct pm_session *s,
 		    const struct pm_sample_ctx *ctx, struct pm_error *err)
 {
-	int ret;
-
 	l->samples++;
-	if (l->run.hot) {
-		pm_hotspot__add(l->run.hot, s, ctx);
-		return 0;
-	}
-	ret = metrics_events(l, s, err);
-	if (!ret) {
-		struct pm_metrics_loc loc = {
-			.dso = ctx->ip.dso,
-			.sym = ctx->ip.sym,
-			.dso_name = pm_addr_loc__dso_name(&ctx->ip),
-			.sym_name = ctx->ip.sym ? ctx->ip.sym->name : NULL,
-		};
-
-		ret = pm_metrics__sample(l->run.met, ctx->sample, &loc, err);
-		if (ret && err) {
-			err->has_offset = true;
-			err->offset = ctx->record_offset;
-		}
-	}
-	return ret;
+	return l->run.a->sample(l->run.x, s, ctx, err);
 }
 
 int pm_live__record(struct pm_live *l, struct pm_session *s,
 		    const struct pm_record *rec, struct pm_error *err)
 {
-	int ret;
-
-	if (!l->run.met)
-		return 0;
-	switch (rec->type) {
-	case PM_RECORD_ID_INDEX:
+	if (rec->type == PM_RECORD_ID_INDEX) {
 		l->id_index = pm_realloc(l->id_index, (l->nr_id_index + 1) * sizeof(*l->id_index));
 		l->id_index[l->nr_id_index] = pm_malloc(rec->size);
 		memcpy(l->id_index[l->nr_id_index], rec->data, rec->size);
 		l->nr_id_index++;
-		/* fall through */
-	case PM_RECORD_THROTTLE:
-	case PM_RECORD_UNTHROTTLE:
-	case PM_RECORD_LOST:
-	case PM_RECORD_LOST_SAMPLES:
-		if (!l->run.events_added)
-			return 0;	/* (ID_INDEX: replayed when they are) */
-		ret = metrics_events(l, s, err);
-		return ret ? ret : pm_metrics__record(l->run.met, pm_session__reader(s), rec, err);
-	default:
-		return 0;
 	}
+	return l->run.a->record ? l->run.a->record(l->run.x, s, rec, err) : 0;
 }
 
-/* A deep copy of a table's columns and cells, through its public face. */
+/* A new interval's analysis learns the id scopes of the ID_INDEX records
+ * the stream had. */
+static int replay_id_index(struct pm_live *l, struct pm_session *s, struct pm_error *err)
+{
+	struct pm_reader *r = pm_session__reader(s);
+	struct pm_record rec;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < l->nr_id_index && !ret && l->run.a->record; i++) {
+		memset(&rec, 0, sizeof(rec));
+		rec.type = PM_RECORD_ID_INDEX;
+		rec.size = pm_reader__u16(r, l->id_index[i] + 6);
+		rec.data = l->id_index[i];
+		ret = l->run.a->record(l->run.x, s, &rec, err);
+	}
+	return ret;
+}
+
+/* What top shows of a table: the columns of the tabular formats. */
 static struct pm_table *copy_table(const struct pm_table *src)
 {
-	struct pm_table *t = pm_table__new();
-	size_t nc = pm_table__nr_columns(src), nr = pm_table__nr_rows(src);
-	size_t r, c;
-
-	for (c = 0; c < nc; c++)
-		pm_table__add_column(t, pm_table__column(src, c));
-	for (r = 0; r < nr; r++) {
-		size_t row = pm_table__add_row(t);
-
-		for (c = 0; c < nc; c++) {
-			if (pm_table__is_null(src, r, c))
-				continue;
-			switch (pm_table__column(src, c)->type) {
-			case PM_COL_STRING:
-				pm_table__set_str(t, row, c, pm_table__get_str(src, r, c));
-				break;
-			case PM_COL_U64:
-			case PM_COL_HEX:
-				pm_table__set_u64(t, row, c, pm_table__get_u64(src, r, c));
-				break;
-			case PM_COL_I64:
-				pm_table__set_i64(t, row, c, pm_table__get_i64(src, r, c));
-				break;
-			default:	/* PM_COL_DOUBLE, PM_COL_PERCENT */
-				pm_table__set_double(t, row, c, pm_table__get_double(src, r, c));
-				break;
-			}
-		}
-	}
-	return t;
+	return pm_table__copy(src, PM_SHOW_TABLE);
 }
 
-/* The finished interval's table (the first event's, for the hotspot
- * profile): a copy, or NULL when the interval had no section. */
+/* The finished interval's first table (the first event's, for the
+ * hotspot profile): a copy, or NULL when the interval had none. */
 static int run_finish(struct pm_live *l, struct pm_session *s,
 		      struct pm_table **out, char **event, struct pm_error *err)
 {
+	struct pm_report *rep = NULL;
+	int ret;
+
 	*out = NULL;
 	*event = NULL;
-	if (l->run.hot) {
-		const struct pm_hotspot_report *rep;
+	ret = l->run.a->finish(l->run.x, s, &rep, err);
+	if (!ret && pm_report__nr_tables(rep)) {
+		struct pm_table *t = pm_report__table(rep, 0);
+		struct pm_strbuf sb = PM_STRBUF_INIT;
 
-		if (pm_hotspot__finish(l->run.hot, pm_session__reader(s), &rep)) {
-			*out = copy_table(rep[0].table);
-			*event = pm_strdup(rep[0].name);
-		}
-		return 0;
+		*out = copy_table(t);
+		if (!l->opts.metrics && !pm_summary__text(pm_table__summary(t), "event", &sb))
+			*event = pm_strbuf__detach(&sb);
+		pm_strbuf__release(&sb);
 	}
-	if (!l->samples && !l->run.events_added)
-		return 0;
-	{
-		int ret = metrics_events(l, s, err);
-
-		if (ret)
-			return ret;
-	}
-	*out = pm_metrics__table(l->run.met, PM_METRICS_LAYOUT_TEXT, 0);
-	return 0;
+	pm_report__delete(rep);
+	return ret;
 }
 
 int pm_live__tick(struct pm_live *l, struct pm_session *s, struct pm_error *err)
@@ -250,9 +173,8 @@ int pm_live__tick(struct pm_live *l, struct pm_session *s, struct pm_error *err)
 		/* an interval without samples shows the last table's columns
 		 * and no rows */
 		if (!t && l->last) {
-			t = pm_table__new();
-			for (size_t c = 0; c < pm_table__nr_columns(l->last); c++)
-				pm_table__add_column(t, pm_table__column(l->last, c));
+			t = pm_table__copy(l->last, 0);
+			pm_table__truncate(t, 0);
 			event = l->last_event ? pm_strdup(l->last_event) : NULL;
 		}
 		pm_table__delete(l->last);
@@ -263,7 +185,7 @@ int pm_live__tick(struct pm_live *l, struct pm_session *s, struct pm_error *err)
 	l->st.event = l->last_event;
 	run_end(l);
 	run_begin(l);
-	return 0;
+	return replay_id_index(l, s, err);
 }
 
 void pm_live__stats(const struct pm_live *l, struct pm_live_stats *st)
