@@ -46,7 +46,10 @@ rows() {
 	local d="$TMP/$1.data"
 	perf report -i "$d" --stdio -q --children --no-inline --sort dso,sym -g none \
 		--percent-limit 0 2>/dev/null |
-		sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' | grep . | sort >"$TMP/$1.perf"
+		sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' | grep . |
+		# perf's made-up entry at -1 that ends a stack it could not
+		# unwind to its end: no frame, pmprof shows none
+		grep -vF '|[unknown]|[k] 0xffffffffffffffff' | sort >"$TMP/$1.perf"
 	"$PMPROF" report -i "$d" --children --format csv 2>"$TMP/$1.pmerr" |
 		python3 -c '
 import csv, sys

@@ -23,6 +23,7 @@ import sys
 FRAME = re.compile(r'^\s+([0-9a-f]+) (.*) \((.*)\)$')
 INLINED = re.compile(r'^\s+([0-9a-f]+) (.*) \(inlined\)$')
 # "PERIOD EVENT: [IP SYM (DSO)]" (the order perf script prints them in)
+PERF_CUT = 'ffffffffffffffff'
 HEAD = re.compile(r'^\s*(\d+)\s+(\S+):\s*(.*)$')
 
 
@@ -56,6 +57,11 @@ def samples(path):
                 cur[2].append((m.group(1), None, m.group(2) + ' (inlined)'))
                 continue
             m = FRAME.match(line)
+            if m and m.group(1) == PERF_CUT:
+                # perf ends a stack it could not unwind to its end with
+                # a made-up entry at address -1, no frame of the program:
+                # pmprof shows none
+                continue
             if m and line.startswith('\t') and cur is not None:
                 cur[2].append((m.group(1), dso_name(m.group(3)),
                                sym_name(m.group(2))))

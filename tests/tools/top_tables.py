@@ -170,7 +170,7 @@ def metrics(path, software):
             windows[f[0]] = windows.get(f[0], 0) + int(f[2])
             for j, c in enumerate(share_cols):
                 if f[c] != "-":
-                    shares[j] += float(f[c].rstrip("%"))
+                    shares[j] += float(f[c].rstrip("?").rstrip("%"))
         for s in shares:
             if s and abs(s - 100) > 0.01 * len(b[2]) + 0.01:
                 fail("interval %s: shares add up to %.2f%%" % (b[0].group(2), s))
