@@ -30,7 +30,6 @@
 #include "pmprof/bytes.h"
 #include "pmprof/hfprobe.h"
 #include "pmprof/outfile.h"
-#include "pmprof/period.h"
 #include "pmprof/records.h"
 #include "pmprof/util.h"
 
@@ -63,13 +62,9 @@ struct instance {
 	int ring;
 	uint64_t id;
 	/* burst state */
-	bool armed;
-	uint32_t seen;			/* samples since armed */
-	uint64_t t_first, t_last;	/* of this burst */
-	uint64_t rearm_at;		/* event clock, when stopped */
+	struct pm_burst burst;
+	uint64_t t_last;		/* the last sample's time */
 	uint32_t pid_last, tid_last, cpu_last;
-	double rate;			/* events per ns, 0: unknown */
-	struct pm_period model;
 };
 
 struct pm_recorder {
@@ -107,6 +102,7 @@ struct pm_recorder {
 	bool stopping, done, started, finished;
 	uint64_t stop_ns;
 	bool round_dirty;
+	struct pm_kernel_text ktext;
 };
 
 /* ---- small helpers ---- */
@@ -462,8 +458,9 @@ static void configure_events(struct pm_recorder *r)
 			pm_attr__set_flag(a, PM_ATTR_DISABLED, true);
 			pm_attr__set_flag(a, PM_ATTR_ENABLE_ON_EXEC, false);
 			pm_attr__set_flag(a, PM_ATTR_WATERMARK, false);
-			/* wake us exactly when the burst is complete */
-			a->wakeup_events = re->burst_n + 1;
+			/* each phase ends with a sample, after which the next
+			 * must be armed: wake us at every sample */
+			a->wakeup_events = 1;
 			re->file = *a;
 			/* the file tells the total period, as the kernel ABI does */
 			re->file.sample_period = e->attr.sample_period;
@@ -571,19 +568,18 @@ static int open_instance(struct pm_recorder *r, int evi, int cpu, int tid,
 	PM_GROW(re->ids, re->alloc_ids, re->nr_ids + 1);
 	re->ids[re->nr_ids++] = id;
 	if (re->burst) {
-		struct pm_period_config cfg;
+		struct pm_burst_config cfg;
 
 		memset(&cfg, 0, sizeof(cfg));
-		cfg.period = re->freq ? re->short_period * (re->burst_n + 1) * 4 :
-			     re->spec->attr.sample_period;
-		cfg.hf_period = (uint32_t)re->short_period;
+		cfg.period = re->freq ? 0 : re->spec->attr.sample_period;
+		cfg.freq = re->freq ? re->freq_hz : 0;
+		cfg.short_period = (uint32_t)re->short_period;
+		cfg.burst = re->burst_n;
 		cfg.hf_rand = re->spec->attr.hf_sample_rand;
-		cfg.hf_burst = re->burst_n;
 		cfg.hf_jitter = re->spec->hf_jitter;
 		cfg.seed = r->o.seed + r->nr_inst;
-		cfg.hz = PM_PERIOD_DEFAULT_HZ;
-		cfg.max_sample_rate = 0;
-		pm_period__init(&in->model, &cfg);
+		cfg.time_unit = re->time_unit;
+		pm_burst__init(&in->burst, &cfg);
 	}
 	/* the ring: only sampling and tracking events write records, but a
 	 * group member must share its leader's ring anyway */
@@ -880,113 +876,64 @@ static int write_burst_mark(struct pm_recorder *r, struct instance *in, uint32_t
 
 /* ---- bursts ---- */
 
-static int arm(struct pm_recorder *r, struct instance *in, struct pm_error *err)
+/*
+ * Arm the instance's next phase (burst.c says which). The file sees only
+ * the bursts: a short phase starts with an UNTHROTTLE mark, stamped
+ * before the ioctls so that no sample of the phase can precede it, and
+ * ends with a THROTTLE; the long phase between them is the gap, and its
+ * one sample only tells the recorder that it is over (it is not written).
+ * PERF_EVENT_IOC_PERIOD also drops what was left of the last period
+ * (period_left), so the phase's first overflow comes exactly its period
+ * after the re-arm instead of whenever the stopped period would have
+ * ended (at once, for cpu-clock's hrtimer).
+ */
+static int arm_next(struct pm_recorder *r, struct instance *in, struct pm_error *err)
 {
 	struct rec_event *re = &r->ev[in->ev];
+	uint64_t now = now_ns(r);
+	struct pm_burst_arm a;
+	int ret;
 
-	uint64_t period = re->short_period;
-
-	in->armed = true;
-	in->seen = 0;
-	/*
-	 * Setting the period also clears what was left of the last one
-	 * (period_left), so the burst's first overflow comes exactly S
-	 * events after the re-arm instead of whenever the stopped period
-	 * would have ended (at once, for cpu-clock's hrtimer).
-	 */
-	if (ioctl(in->fd, PERF_EVENT_IOC_PERIOD, &period))
+	pm_burst__next(&in->burst, now, &a);
+	if (a.phase == PM_BURST_SHORT &&
+	    (ret = write_burst_mark(r, in, PM_RECORD_UNTHROTTLE, now, err)))
+		return ret;
+	if (ioctl(in->fd, PERF_EVENT_IOC_PERIOD, &a.period))
 		return pm_error__fmt(err, -errno, "%s: PERF_EVENT_IOC_PERIOD: %s", re->name,
 				     strerror(errno));
-	if (ioctl(in->fd, PERF_EVENT_IOC_REFRESH, (int)(re->burst_n + 1)))
+	if (ioctl(in->fd, PERF_EVENT_IOC_REFRESH, a.refresh))
 		return pm_error__fmt(err, -errno, "%s: PERF_EVENT_IOC_REFRESH: %s", re->name,
 				     strerror(errno));
 	return 0;
 }
 
-/* The gap after a burst, in the event clock's nanoseconds. */
-static uint64_t gap_ns(struct pm_recorder *r, struct instance *in)
+/* A phase is over (the kernel stopped the group at stop_time): a burst
+ * gets its THROTTLE mark; the next phase is armed at once, unless the
+ * recording is finishing. */
+static int phase_over(struct pm_recorder *r, struct instance *in, enum pm_burst_phase ended,
+		      uint64_t stop_time, struct pm_error *err)
 {
-	struct rec_event *re = &r->ev[in->ev];
-	struct pm_overflow ov;
-	uint64_t longp = 0, events, ns;
-	int guard;
+	int ret = 0;
 
-	if (re->freq)
-		return re->freq_hz ? 1000000000ULL / re->freq_hz : 1000000ULL;
-	/* the model's next long window: jitter from hf-rand / hf-jitter */
-	for (guard = 0; guard < (int)re->burst_n + 3; guard++) {
-		pm_period__overflow(&in->model, 0, &ov);
-		if (ov.next_kind == PM_WINDOW_LONG || ov.next_kind == PM_WINDOW_PLAIN) {
-			longp = ov.next_period;
-			break;
-		}
+	if (ended == PM_BURST_SHORT) {
+		r->st.bursts++;
+		ret = write_burst_mark(r, in, PM_RECORD_THROTTLE, stop_time, err);
 	}
-	if (!longp)
-		longp = re->spec->attr.sample_period;
-	/* the opening sample of the next burst takes one short period */
-	events = longp > re->short_period ? longp - re->short_period : 1;
-	if (re->time_unit)
-		ns = events;
-	else if (in->rate > 0)
-		ns = (uint64_t)((double)events / in->rate);
-	else
-		ns = events;	/* 1 GHz until a burst has been measured */
-	if (ns < 10000)
-		ns = 10000;
-	if (ns > 10000000000ULL)
-		ns = 10000000000ULL;
-	return ns;
+	if (!ret && !r->finished)
+		ret = arm_next(r, in, err);
+	return ret;
 }
 
 static int burst_sample(struct pm_recorder *r, struct instance *in, uint64_t time,
 			struct pm_error *err)
 {
-	struct rec_event *re = &r->ev[in->ev];
+	enum pm_burst_phase ended = pm_burst__sample(&in->burst, time);
 
-	if (!in->armed)
-		return 0;
-	if (!in->seen)
-		in->t_first = time;
 	in->t_last = time;
-	if (++in->seen < re->burst_n + 1)
+	if (ended == PM_BURST_IDLE)
 		return 0;
-	/* the kernel has disabled the group after this sample */
-	in->armed = false;
-	r->st.bursts++;
-	if (!re->time_unit && in->t_last > in->t_first) {
-		double rate = (double)(re->burst_n * re->short_period) /
-			      (double)(in->t_last - in->t_first);
-
-		in->rate = in->rate > 0 ? 0.75 * in->rate + 0.25 * rate : rate;
-	}
-	in->rearm_at = time + gap_ns(r, in);
-	return write_burst_mark(r, in, PM_RECORD_THROTTLE, time + 1, err);
-}
-
-static int rearm_due(struct pm_recorder *r, uint64_t *next_due, struct pm_error *err)
-{
-	uint64_t now = now_ns(r);
-	size_t i;
-	int ret;
-
-	*next_due = 0;
-	for (i = 0; i < r->nr_inst; i++) {
-		struct instance *in = &r->inst[i];
-
-		if (!r->ev[in->ev].burst || in->armed || in->fd < 0)
-			continue;
-		if (in->rearm_at <= now) {
-			/* stamp first: no sample of the new burst can precede it */
-			ret = write_burst_mark(r, in, PM_RECORD_UNTHROTTLE, now_ns(r), err);
-			if (!ret)
-				ret = arm(r, in, err);
-			if (ret)
-				return ret;
-		} else if (!*next_due || in->rearm_at < *next_due) {
-			*next_due = in->rearm_at;
-		}
-	}
-	return 0;
+	/* stamped 1 ns after the phase's last sample, when the group stopped */
+	return phase_over(r, in, ended, time + 1, err);
 }
 
 /* ---- draining ---- */
@@ -1051,6 +998,44 @@ static void track_time(struct pm_recorder *r, uint64_t t)
 	r->have_time = true;
 }
 
+static int handle_sample(struct pm_recorder *r, const struct perf_event_header *h,
+			 size_t size, struct pm_error *err)
+{
+	const uint8_t *b = (const uint8_t *)h + sizeof(*h);
+	size_t blen = size - sizeof(*h);
+	struct instance *in = NULL;
+	struct mini s;
+	bool parsed;
+	int ret;
+
+	parsed = parse_mini(b, blen, r->sample_type0, &s);
+	if (parsed && s.has_id)
+		in = by_id(r, s.id);
+	if (in && r->ev[in->ev].open.sample_type != r->sample_type0)
+		parsed = parse_mini(b, blen, r->ev[in->ev].open.sample_type, &s);
+	if (!parsed || !in || !r->ev[in->ev].burst)
+		in = NULL;
+	/* a long phase's sample only says that it is over: not written */
+	if (!in || in->burst.phase != PM_BURST_LONG) {
+		ret = pm_writer__raw(r->w, h, size, err);
+		if (ret)
+			return ret;
+		r->st.records++;
+		r->st.samples++;
+		r->round_dirty = true;
+		if (parsed && s.has_time)
+			track_time(r, s.time);
+		if (parsed)
+			pm_hits__hit(r->hits, s.pid, s.ip, h->misc & PM_MISC_CPUMODE_MASK);
+	}
+	if (!in)
+		return 0;
+	in->pid_last = s.pid;
+	in->tid_last = s.tid;
+	in->cpu_last = s.cpu;
+	return burst_sample(r, in, s.time, err);
+}
+
 static int handle_record(struct pm_recorder *r, const struct perf_event_header *h,
 			 size_t size, struct pm_error *err)
 {
@@ -1058,34 +1043,14 @@ static int handle_record(struct pm_recorder *r, const struct perf_event_header *
 	size_t blen = size - sizeof(*h);
 	int ret;
 
+	if (h->type == PERF_RECORD_SAMPLE)
+		return handle_sample(r, h, size, err);
 	ret = pm_writer__raw(r->w, h, size, err);
 	if (ret)
 		return ret;
 	r->st.records++;
 	r->round_dirty = true;
 	switch (h->type) {
-	case PERF_RECORD_SAMPLE: {
-		struct mini s;
-		struct instance *in = NULL;
-
-		r->st.samples++;
-		if (!parse_mini(b, blen, r->sample_type0, &s))
-			break;
-		if (s.has_id)
-			in = by_id(r, s.id);
-		if (in && r->ev[in->ev].open.sample_type != r->sample_type0)
-			parse_mini(b, blen, r->ev[in->ev].open.sample_type, &s);
-		if (s.has_time)
-			track_time(r, s.time);
-		pm_hits__hit(r->hits, s.pid, s.ip, h->misc & PM_MISC_CPUMODE_MASK);
-		if (in && r->ev[in->ev].burst) {
-			in->pid_last = s.pid;
-			in->tid_last = s.tid;
-			in->cpu_last = s.cpu;
-			return burst_sample(r, in, s.time, err);
-		}
-		break;
-	}
 	case PERF_RECORD_MMAP:
 		if (blen >= 33)
 			pm_hits__mmap(r->hits, pm_load32(b, false), pm_load64(b + 8, false),
@@ -1111,15 +1076,16 @@ static int handle_record(struct pm_recorder *r, const struct perf_event_header *
 
 			r->st.lost += n;
 			r->st.lost_records++;
-			/* the kernel still stops the burst after N + 1
-			 * overflows; we just did not see them all */
-			if (in && r->ev[in->ev].burst && in->armed) {
+			/* the kernel still stops the phase after its
+			 * overflows; we just did not see them all. (Should
+			 * it not have ended yet, the re-arm's REFRESH adds to
+			 * what it had left: a longer phase, nothing lost.) */
+			if (in && r->ev[in->ev].burst) {
+				enum pm_burst_phase was = pm_burst__stopped(&in->burst);
 				uint64_t t = trailer_time(r, p, size);
 
-				in->armed = false;
-				in->rearm_at = (t ? t : now_ns(r)) + gap_ns(r, in);
-				return write_burst_mark(r, in, PM_RECORD_THROTTLE,
-							t ? t + 1 : now_ns(r), err);
+				if (was != PM_BURST_IDLE)
+					return phase_over(r, in, was, t ? t + 1 : now_ns(r), err);
 			}
 		}
 		break;
@@ -1245,6 +1211,15 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 		if (r->st.mode == PM_HF_BURST)
 			r->st.scope = PM_BURST_SCOPE_THREAD;
 	}
+	/*
+	 * Before the fork: reading /proc/kallsyms takes long (a quarter of a
+	 * second of CPU in the lab's guest), and CPU the recorder uses while
+	 * the command waits to be released is time the command may later run
+	 * before the recorder, on the same CPU, gets its turn (CFS lets a
+	 * sleeper that waited catch up): time in which a burst phase that
+	 * ended is not re-armed and the leader counts nothing.
+	 */
+	pm_synth__kernel_text(&r->ktext);
 	if (o->argv) {
 		ret = fork_workload(r, err);
 		if (ret)
@@ -1320,7 +1295,7 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 	}
 	if ((ret = write_id_index(r, err)))
 		goto fail;
-	if ((ret = pm_synth__kernel_mmap(r->w, r->hits, err)))
+	if ((ret = pm_synth__kernel_mmap(r->w, &r->ktext, err)))
 		goto fail;
 	if (o->system_wide || o->cpu_list) {
 		ret = pm_synth__all(r->w, r->hits, err);
@@ -1357,6 +1332,8 @@ fail:
 	return ret;
 }
 
+/* Every burst leader's first phase: a long one, as the kernel ABI's
+ * first period is. */
 static int arm_bursts(struct pm_recorder *r, struct pm_error *err)
 {
 	size_t i;
@@ -1366,7 +1343,7 @@ static int arm_bursts(struct pm_recorder *r, struct pm_error *err)
 		struct instance *in = &r->inst[i];
 
 		if (r->ev[in->ev].burst && r->ev[in->ev].leader == in->ev) {
-			ret = arm(r, in, err);
+			ret = arm_next(r, in, err);
 			if (ret)
 				return ret;
 		}
@@ -1377,10 +1354,9 @@ static int arm_bursts(struct pm_recorder *r, struct pm_error *err)
 int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
 {
 	size_t i;
+	int ret;
 
 	r->started = true;
-	/* re-arm bursts on time: no timer slack for this process */
-	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	for (i = 0; i < r->nr_inst; i++) {
 		struct instance *in = &r->inst[i];
 		struct rec_event *re = &r->ev[in->ev];
@@ -1391,6 +1367,19 @@ int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
 		    pm_attr__flag(&re->open, PM_ATTR_DISABLED))
 			ioctl(in->fd, PERF_EVENT_IOC_ENABLE, 0);
 	}
+	/*
+	 * Bursts are armed before the command is released, not once its exec
+	 * is done: the recorder is not always scheduled as soon as the exec
+	 * wakes it (on one CPU the command keeps it for its time slice,
+	 * milliseconds uncounted). The first long window then also counts
+	 * what pmprof's child does before its exec (a few hundred user
+	 * instructions; the exec too for events that count the kernel), and
+	 * its sample, which is not written, is the only one that can fall
+	 * there: the burst after it is armed once the exec has closed err_fd.
+	 */
+	ret = arm_bursts(r, err);
+	if (ret)
+		return ret;
 	if (r->child > 0) {
 		int e = 0;
 		ssize_t n;
@@ -1412,9 +1401,7 @@ int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
 					     strerror(e));
 		}
 	}
-	/* bursts start once the workload is the command (its exec is done):
-	 * nothing of pmprof's child before the exec gets sampled */
-	return arm_bursts(r, err);
+	return 0;
 }
 
 static void reaped(struct pm_recorder *r, int status, const struct rusage *ru)
@@ -1449,23 +1436,12 @@ void pm_recorder__stop(struct pm_recorder *r)
 
 int pm_recorder__poll(struct pm_recorder *r, int timeout_ms, struct pm_error *err)
 {
-	uint64_t due = 0, wait_ns = (uint64_t)timeout_ms * 1000000ULL;
+	uint64_t wait_ns = (uint64_t)timeout_ms * 1000000ULL;
 	struct timespec ts;
 	int i, n, ret, live = 0;
 
 	if (r->done)
 		return 0;
-	ret = rearm_due(r, &due, err);
-	if (ret)
-		return ret;
-	if (due) {
-		uint64_t now = now_ns(r);
-
-		if (due <= now)
-			wait_ns = 0;
-		else if (due - now < wait_ns)
-			wait_ns = due - now;
-	}
 	ts.tv_sec = (time_t)(wait_ns / 1000000000ULL);
 	ts.tv_nsec = (long)(wait_ns % 1000000000ULL);
 	n = ppoll(r->pfd, (nfds_t)r->nr_rings, &ts, NULL);
@@ -1481,9 +1457,6 @@ int pm_recorder__poll(struct pm_recorder *r, int timeout_ms, struct pm_error *er
 			live++;
 	}
 	ret = drain(r, err);
-	if (ret)
-		return ret;
-	ret = rearm_due(r, &due, err);
 	if (ret)
 		return ret;
 	reap(r);
@@ -1571,8 +1544,8 @@ int pm_recorder__finish(struct pm_recorder *r, struct pm_error *err)
 	for (i = 0; i < r->nr_inst; i++) {
 		struct instance *in = &r->inst[i];
 
-		if (r->ev[in->ev].burst && in->armed && in->seen) {
-			in->armed = false;
+		if (r->ev[in->ev].burst && in->burst.phase == PM_BURST_SHORT && in->burst.seen) {
+			pm_burst__stopped(&in->burst);
 			ret = write_burst_mark(r, in, PM_RECORD_THROTTLE, in->t_last + 1, err);
 			if (ret)
 				goto out;
