@@ -160,6 +160,19 @@ enum pm_burst_phase pm_burst__sample(struct pm_burst *b, uint64_t t);
  * phase that was running (IDLE: none). */
 enum pm_burst_phase pm_burst__stopped(struct pm_burst *b);
 
+/* ---- cgroup-perf.c: perf events on a cgroup v2 ---- */
+
+/*
+ * Make sure perf_event_open takes the cgroup open as dir_fd (under the
+ * cgroup2 mount root) on cpu: on a fresh boot the kernel gives cgroups no
+ * perf_event state (ENOENT) until a controller is first enabled in the
+ * root's cgroup.subtree_control, so then one is enabled and disabled
+ * again, and did says so. 0 when an event opens on the cgroup, else
+ * -errno and why says why not.
+ */
+int pm_rec_cgroup__perf_ready(const char *root, int dir_fd, int cpu, char *did, size_t did_size,
+			      char *why, size_t why_size);
+
 /* ---- leftovers.c: what a recording that did not finish leaves ---- */
 
 /* The burst cgroup of recorder PID is PM_REC_CGROUP_PREFIX "PID". */

@@ -126,7 +126,7 @@ static void note(const struct pm_recorder *r, const char *fmt, ...)
 
 static void note(const struct pm_recorder *r, const char *fmt, ...)
 {
-	char buf[512];
+	char buf[1024];
 	va_list ap;
 
 	if (!r->o.note)
@@ -237,23 +237,50 @@ static int find_cgroup2(char *out, size_t size)
 	return -1;
 }
 
-/* Make the workload's cgroup; 0 or -1 (then thread scope). */
-static int make_cgroup(struct pm_recorder *r)
-{
-	char root[256], dir[320];
+static void remove_cgroup(struct pm_recorder *r);
 
-	if (geteuid() != 0 || find_cgroup2(root, sizeof(root)))
+/* Make the workload's cgroup, one that perf events can be opened on, and
+ * move the workload into it; 0, or -1 with the reason in why (then
+ * thread scope). */
+static int make_cgroup(struct pm_recorder *r, char *why, size_t size)
+{
+	char root[256], dir[320], did[512], path[400], pid[32];
+	int fd, ret;
+
+	if (geteuid() != 0 || find_cgroup2(root, sizeof(root))) {
+		snprintf(why, size, "no cgroup v2 for the workload (needs root and a cgroup2 mount)");
 		return -1;
+	}
 	snprintf(dir, sizeof(dir), "%s/" PM_REC_CGROUP_PREFIX "%d", root, (int)getpid());
-	if (mkdir(dir, 0755) && errno != EEXIST)
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		snprintf(why, size, "cannot make the workload's cgroup %s: %s", dir, strerror(errno));
 		return -1;
+	}
 	r->cgroup_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (r->cgroup_fd < 0) {
+		snprintf(why, size, "cannot open the workload's cgroup %s: %s", dir, strerror(errno));
 		rmdir(dir);
 		return -1;
 	}
 	r->cgroup_dir = pm_strdup(dir);
-	return 0;
+	ret = pm_rec_cgroup__perf_ready(root, r->cgroup_fd, r->cpus.cpus[0], did, sizeof(did),
+					why, size);
+	if (*did)
+		note(r, "burst: %s", did);
+	if (!ret) {
+		snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+		snprintf(pid, sizeof(pid), "%d\n", (int)r->child);
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, pid, strlen(pid)) != (ssize_t)strlen(pid)) {
+			snprintf(why, size, "cannot move the workload into %s: %s", path, strerror(errno));
+			ret = -1;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	if (ret)
+		remove_cgroup(r);
+	return ret ? -1 : 0;
 }
 
 static void remove_cgroup(struct pm_recorder *r)
@@ -1229,26 +1256,15 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 			r->threads[0] = r->child;
 			r->nr_threads = 1;
 			if (r->st.mode == PM_HF_BURST) {
-				if (!o->per_thread && !make_cgroup(r)) {
-					char path[400], pid[32];
-					int fd;
+				char why[640];
 
-					snprintf(path, sizeof(path), "%s/cgroup.procs", r->cgroup_dir);
-					snprintf(pid, sizeof(pid), "%d\n", (int)r->child);
-					fd = open(path, O_WRONLY | O_CLOEXEC);
-					if (fd >= 0 && write(fd, pid, strlen(pid)) == (ssize_t)strlen(pid))
+				r->st.scope = PM_BURST_SCOPE_THREAD;
+				if (!o->per_thread) {
+					if (!make_cgroup(r, why, sizeof(why)))
 						r->st.scope = PM_BURST_SCOPE_CGROUP;
-					if (fd >= 0)
-						close(fd);
-					if (r->st.scope != PM_BURST_SCOPE_CGROUP)
-						remove_cgroup(r);
-				}
-				if (r->st.scope != PM_BURST_SCOPE_CGROUP) {
-					r->st.scope = PM_BURST_SCOPE_THREAD;
-					if (!o->per_thread)
-						note(r, "burst: no cgroup v2 for the workload (needs root "
-						     "and a cgroup2 mount): only its first thread is "
-						     "recorded, per thread without inherit");
+					else
+						note(r, "burst: %s: only its first thread is recorded, "
+						     "per thread without inherit", why);
 				}
 			}
 		}

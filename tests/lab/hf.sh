@@ -16,13 +16,15 @@
 #   - --hf-mode auto: the behavioural probe says present, and its answer
 #     is cached for the boot (a second record reads the cache);
 #   (perf 6.1 refuses files with 144-byte attrs, so it reads none of
-#   these; the auto runs use --per-thread: on a fresh boot Linux 6.1 has
-#   no perf_event state in new cgroups until a controller is enabled at
-#   the root, and the lab kernel has no controller to enable.)
+#   these.)
 #   - booted with perf_hf_sample=off (the kernel takes the 144 bytes and
 #     ignores them, as one with config4 in the slot would): auto detects
 #     that the periods do not alternate and falls back to burst, saying
-#     so; --hf-mode kernel refuses with the same reason.
+#     so; --hf-mode kernel refuses with the same reason. Burst mode wants
+#     the workload's cgroup, but on a fresh boot Linux 6.1 gives cgroups
+#     no perf_event state until a controller is first enabled at the
+#     root, and the lab kernel has none to enable: it records per thread
+#     instead and says why.
 . "$(dirname "$0")/guest.bash"
 lab_ready hf
 CC_ARM=aarch64-linux-gnu-gcc-12
@@ -41,9 +43,9 @@ script_for() {	# the guest script; $1: kernel label
 cp /lab/add/attr-rules /tmp/ 2>/dev/null
 cd /tmp
 /lab/add/attr-rules >\$LAB_OUT/rules.txt 2>&1
-pmprof record --per-thread --hf-mode auto -e '{cycles/period=$P,hf-period=$S/,instructions}:uS' -o a.data -- workload -n 1000 >/dev/null 2>\$LAB_OUT/auto.err
+pmprof record --hf-mode auto -e '{cycles/period=$P,hf-period=$S/,instructions}:uS' -o a.data -- workload -n 1000 >/dev/null 2>\$LAB_OUT/auto.err
 echo \$? >\$LAB_OUT/auto.rc
-pmprof record --per-thread --hf-mode auto -e '{cycles/period=$P,hf-period=$S/,instructions}:uS' -o a2.data -- workload -n 100 >/dev/null 2>\$LAB_OUT/auto2.err
+pmprof record --hf-mode auto -e '{cycles/period=$P,hf-period=$S/,instructions}:uS' -o a2.data -- workload -n 100 >/dev/null 2>\$LAB_OUT/auto2.err
 cp /root/.cache/pmprof/hf-probe \$LAB_OUT/probe-cache 2>/dev/null
 pmprof record --hf-mode kernel -e '{cycles/period=$P,hf-period=$S/,instructions}:uS' -o k.data -- workload -n 1000 >/dev/null 2>\$LAB_OUT/kernel.err
 echo \$? >\$LAB_OUT/kernel.rc
@@ -148,6 +150,14 @@ if [ "$(cat "$O/auto.rc" 2>/dev/null)" = 0 ] &&
 	ok "hf-off: --hf-mode auto sees the periods do not alternate and falls back to burst"
 else
 	not_ok "hf-off: --hf-mode auto falls back to burst"
+	show "$O/auto.err"
+fi
+if grep -q "burst: the workload's cgroup takes no perf events (perf_event_open: No such file or directory): this kernel gives cgroups none until a controller is first enabled in /sys/fs/cgroup/cgroup.subtree_control, and it has none to enable" "$O/auto.err" &&
+   grep -q "only its first thread is recorded, per thread without inherit" "$O/auto.err" &&
+   grep -q "hf mode burst, per thread, without inherit" "$O/auto.err"; then
+	ok "hf-off: burst without a cgroup controller to enable records per thread and says why"
+else
+	not_ok "hf-off: burst without a cgroup controller to enable falls back to per thread"
 	show "$O/auto.err"
 fi
 if grep -q " 0 0 absent the kernel takes 144-byte attrs but ignores" "$O/probe-cache" 2>/dev/null; then
