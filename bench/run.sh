@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `make bench`: pmprof's speed against perf's on the same files.
 #
-#   bench/run.sh [SECTION...]      sections: reader report metrics record
-#                                  lab (bench/lab.sh: the arm64 guest)
+#   bench/run.sh [SECTION...]      sections: reader report dir dwarf metrics
+#                                  record lab (bench/lab.sh: the arm64 guest)
 #                                  (default: all, and docs/bench.md is
 #                                  rewritten with the results)
 #
@@ -13,6 +13,8 @@
 #   BENCH_PERIOD   cpu-clock sample period in ns for it (default 50000:
 #                  shorter periods starve the workload on slow-interrupt VMs)
 #   BENCH_REPEAT   runs per command; the best wall time counts (default 3)
+#   BENCH_DIR_REPEAT  runs of each command with and without decoder threads,
+#                  in turns, in section dir (default 7)
 #   BENCH_BUDGET   no further run of a command once its runs took this many
 #                  seconds (default 60: perf report -D takes minutes)
 #   BENCH_DOC      the markdown report of a full run (default docs/bench.md;
@@ -36,13 +38,16 @@ BENCH_MB=${BENCH_MB:-200}
 BENCH_PERIOD=${BENCH_PERIOD:-50000}
 BENCH_REPEAT=${BENCH_REPEAT:-3}
 BENCH_BUDGET=${BENCH_BUDGET:-60}
+BENCH_DIR_REPEAT=${BENCH_DIR_REPEAT:-7}
 BENCH_DOC=${BENCH_DOC-docs/bench.md}
-SECTIONS_ALL="reader report metrics record lab"
+SECTIONS_ALL="reader report dir dwarf metrics record lab"
 
 # shellcheck source=bench/metrics.sh
 . bench/metrics.sh
 # shellcheck source=bench/record.sh
 . bench/record.sh
+# shellcheck source=bench/dwarf.sh
+. bench/dwarf.sh
 # shellcheck source=bench/lab.sh
 . bench/lab.sh
 
@@ -150,48 +155,70 @@ count_records() {
 		awk '/^ *TOTAL events:/ { print $3; exit }'
 }
 
-# dataset_big: a recording of at least BENCH_MB MB in $BENCH_DATA/big.data,
-# with $BENCH_DATA/big.meta ("records N"). perf records a workload that
-# would run for hours and gets SIGINT once the file is big enough (it then
-# stops the workload and finishes the file as usual). A sample carries ip,
-# tid, time, addr, id, cpu, period, a group read and a frame-pointer
-# callchain: the fields most recordings have.
-dataset_big() {
-	local f="$BENCH_DATA/big.data" want=$((BENCH_MB * 1000000))
-	local size=0 t0 pid
-	if [ -f "$f" ] && [ -f "$BENCH_DATA/big.meta" ] &&
-	   [ "$(stat -c %s "$f")" -ge "$want" ]; then
-		return 0
-	fi
+# record_until_big FILE ARGS...: `perf record -q -o FILE.tmp ARGS` (ARGS
+# ending with a workload that would run for hours), stopped by SIGINT once
+# FILE.tmp (a file, or a directory with --threads) holds BENCH_MB MB (perf
+# then stops the workload and finishes the recording as usual); dies if it
+# stops short. The caller moves FILE.tmp into place.
+record_until_big() {
+	local f=$1 want=$((BENCH_MB * 1000000)) size=0 pid
+	shift
 	mkdir -p "$BENCH_DATA"
-	log "bench: making a recording of >= $BENCH_MB MB in $f (once; cached)"
 	# perf would keep an old output as FILE.old: remove it first
-	rm -f "$f" "$f.tmp" "$f.tmp.old" "$BENCH_DATA/big.meta"
-	t0=$(date +%s)
+	rm -rf "$f" "$f.tmp" "$f.tmp.old"
 	# A subshell that becomes perf: $! is perf's pid, and perf installs
 	# its own SIGINT handler (a background job starts with SIGINT ignored).
-	(exec perf record -q -e '{cpu-clock,task-clock}:S' -c "$BENCH_PERIOD" \
-		-g -T --sample-cpu -d -o "$f.tmp" -- \
-		"$WORKLOAD" --threads 2 --nest 3 -n 1000000000 \
-		>/dev/null 2>"$TMP/rec.err") &
+	(exec perf record -q -o "$f.tmp" "$@" >/dev/null 2>"$TMP/rec.err") &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
-		size=$(stat -c %s "$f.tmp" 2>/dev/null || echo 0)
-		if [ "$size" -ge "$want" ]; then
+		size=$(du -sb "$f.tmp" 2>/dev/null | cut -f1)
+		if [ "${size:-0}" -ge "$want" ]; then
 			kill -INT "$pid"
 			break
 		fi
 		sleep 1
 	done
 	wait "$pid"
-	size=$(stat -c %s "$f.tmp" 2>/dev/null || echo 0)
-	[ "$size" -ge "$want" ] ||
-		die "perf record stopped at $size bytes: $(head -3 "$TMP/rec.err")"
-	records=$(count_records "$f.tmp")
-	[ -n "$records" ] || die "perf cannot read back $f.tmp"
-	mv "$f.tmp" "$f"
-	echo "records $records" >"$BENCH_DATA/big.meta"
-	log "bench: $((size / 1000000)) MB, $records records in $(( $(date +%s) - t0 )) s"
+	size=$(du -sb "$f.tmp" 2>/dev/null | cut -f1)
+	[ "${size:-0}" -ge "$want" ] ||
+		die "perf record stopped at ${size:-0} bytes: $(head -3 "$TMP/rec.err")"
+}
+
+# record_big OUT META PERF_RECORD_OPTIONS...: a recording of the workload
+# of at least BENCH_MB MB in OUT, with META ("records N"), made once and
+# kept.
+record_big() {
+	local out=$1 meta=$2 want=$((BENCH_MB * 1000000)) t0
+	shift 2
+	if [ -e "$out" ] && [ -f "$meta" ] &&
+	   [ "$(du -sb "$out" | cut -f1)" -ge "$want" ]; then
+		return 0
+	fi
+	log "bench: making a recording of >= $BENCH_MB MB in $out (once; cached)"
+	rm -f "$meta"
+	t0=$(date +%s)
+	record_until_big "$out" "$@" -- \
+		"$WORKLOAD" --threads 2 --nest 3 -n 1000000000
+	records=$(count_records "$out.tmp")
+	[ -n "$records" ] || die "perf cannot read back $out.tmp"
+	mv "$out.tmp" "$out"
+	echo "records $records" >"$meta"
+	log "bench: $(( $(du -sb "$out" | cut -f1) / 1000000 )) MB, $records records in $(( $(date +%s) - t0 )) s"
+}
+
+# dataset_big: $BENCH_DATA/big.data and big.meta. A sample carries ip,
+# tid, time, addr, id, cpu, period, a group read and a frame-pointer
+# callchain: the fields most recordings have.
+dataset_big() {
+	record_big "$BENCH_DATA/big.data" "$BENCH_DATA/big.meta" \
+		-e '{cpu-clock,task-clock}:S' -c "$BENCH_PERIOD" -g -T --sample-cpu -d
+}
+
+# dataset_dir: the same as a directory recording (perf record --threads:
+# DIR/data and a data.N file per CPU), $BENCH_DATA/big.dir and big.dir.meta.
+dataset_dir() {
+	record_big "$BENCH_DATA/big.dir" "$BENCH_DATA/big.dir.meta" --threads \
+		-e '{cpu-clock,task-clock}:S' -c "$BENCH_PERIOD" -g -T --sample-cpu -d
 }
 
 meta() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
@@ -255,6 +282,69 @@ section_report() {
 	r=$(ratio "$a_c" "$c_c")
 	summary "report: pmprof report --children vs perf report --stdio" \
 		"${r}x CPU, $(ratio "$a_w" "$c_w")x wall (pmprof $c_c cpu-s)" "-"
+}
+
+# pair LABEL RECORDS BYTES CMD...: time "env PMPROF_DECODE_THREADS=0 CMD"
+# and "env PMPROF_DECODE_THREADS=N CMD" in turns, BENCH_DIR_REPEAT times
+# (a shared machine's load changes: each gets the same moments), and print
+# both rows; the figures in S_W S_C (none) and T_W T_C (threads).
+pair() {
+	local label=$1 records=$2 bytes=$3 i sw="" sc="" tw="" tc="" n runs=0
+	shift 3
+	n=$(nproc)
+	for ((i = 0; i < BENCH_DIR_REPEAT; i++)); do
+		BENCH_REPEAT=1 timeit env PMPROF_DECODE_THREADS=0 "$@" || break
+		sw=$(awk -v a="$BEST" -v b="$sw" 'BEGIN { print (b == "" || a < b) ? a : b }')
+		sc=$(awk -v a="$CPU" -v b="$sc" 'BEGIN { print (b == "" || a < b) ? a : b }')
+		BENCH_REPEAT=1 timeit env PMPROF_DECODE_THREADS="$n" "$@" || break
+		tw=$(awk -v a="$BEST" -v b="$tw" 'BEGIN { print (b == "" || a < b) ? a : b }')
+		tc=$(awk -v a="$CPU" -v b="$tc" 'BEGIN { print (b == "" || a < b) ? a : b }')
+		runs=$((runs + 1))
+	done
+	WHY="exit $RC: ${ERR:-no message}"
+	RUNS=$runs CPU=$sc table_row "$label, decoding in the caller" "$sw" "$records" "$bytes"
+	RUNS=$runs CPU=$tc table_row "$label, $n decoder threads" "$tw" "$records" "$bytes"
+	note_cmd env PMPROF_DECODE_THREADS="0|$n" "$@"
+	S_W=$sw S_C=$sc T_W=$tw T_C=$tc
+}
+
+# Directory recordings: the same commands decoding the data files in the
+# caller's thread and in decoder threads, beside pmprof's own choice, perf
+# on the directory, and pmprof on it injected into one file.
+section_dir() {
+	local d="$BENCH_DATA/big.dir" records bytes files n a_w a_c p_w p_c r
+	local ds_w ds_c dt_w dt_c
+	dataset_dir
+	records=$(meta "$d.meta" records)
+	bytes=$(du -sb "$d" | cut -f1)
+	files=$(find "$d" -name 'data*' -type f | wc -l)
+	n=$(nproc)
+	[ -f "$BENCH_DATA/big.dir.data" ] && [ "$BENCH_DATA/big.dir.data" -nt "$d.meta" ] ||
+		"$PMPROF" inject -i "$d" -o "$BENCH_DATA/big.dir.data" ||
+		die "pmprof inject of $d failed"
+	table_start "dir: a directory recording $d ($((bytes / 1000000)) MB in $files files, $records records; best of $BENCH_DIR_REPEAT runs taken in turns, load average $(cut -d' ' -f1 /proc/loadavg))"
+	pair "pmprof dump -q" "$records" "$bytes" "$PMPROF" dump -q -i "$d"
+	ds_w=$S_W ds_c=$S_C dt_w=$T_W dt_c=$T_C
+	pair "pmprof report" "$records" "$bytes" "$PMPROF" report -i "$d"
+	bench_cmd "pmprof report (its own choice)" "$records" "$bytes" \
+		env -u PMPROF_DECODE_THREADS "$PMPROF" report -i "$d"
+	a_w=$BEST a_c=$CPU
+	bench_cmd "pmprof report of it injected into one file" "$records" "$bytes" \
+		"$PMPROF" report -i "$BENCH_DATA/big.dir.data"
+	bench_cmd "perf report --stdio --no-children -g none" "$records" "$bytes" \
+		perf report --stdio --no-children -g none -i "$d"
+	p_w=$BEST p_c=$CPU
+	echo "goal: decoder threads make pmprof faster on a directory (wall time), at a CPU cost"
+	r=$(ratio "$S_W" "$T_W")
+	summary "dir: pmprof report with $n decoder threads vs none (wall)" \
+		"${r}x wall ($S_W s -> $T_W s), CPU $S_C -> $T_C cpu-s" \
+		"$(verdict "${r/\?/0} > 1")"
+	r=$(ratio "$ds_w" "$dt_w")
+	summary "dir: pmprof dump -q with $n decoder threads vs none (wall)" \
+		"${r}x wall ($ds_w s -> $dt_w s), CPU $ds_c -> $dt_c cpu-s" \
+		"$(verdict "${r/\?/0} > 1")"
+	summary "dir: pmprof report (own choice) vs perf report -g none (informative)" \
+		"$(ratio "$p_w" "$a_w")x wall, $(ratio "$p_c" "$a_c")x CPU" "-"
 }
 
 # Metrics: bench/metrics.sh's comparison, its figures into the summary.

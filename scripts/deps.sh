@@ -38,9 +38,9 @@ gcc-12-alpha-linux-gnu   test     -         Alpha fixture binaries
 binutils-alpha-linux-gnu test     -         Alpha fixture binaries
 gcc-12-s390x-linux-gnu   lab      -         s390x (big-endian) builds
 libc6-dev-s390x-cross    lab      -         s390x (big-endian) builds
-gcc-12-aarch64-linux-gnu lab      -         arm64 builds: pmprof, the lab kernel
-libc6-dev-arm64-cross    lab      -         arm64 builds
-qemu-user                lab      -         arm64/s390x unit tests (qemu-aarch64, qemu-s390x)
+gcc-12-aarch64-linux-gnu lab      -         arm64 builds: pmprof, the lab kernel, stacks to unwind
+libc6-dev-arm64-cross    lab      -         arm64 builds (a static one for tests/unit/test-unwind.c)
+qemu-user                lab      -         arm64/s390x unit tests (qemu-aarch64, qemu-s390x), arm64 stacks to unwind
 qemu-system-arm          lab      -         the lab guest: qemu-system-aarch64
 cpio                     lab      -         the guest initramfs
 file                     lab      -         checks that the cross builds are static

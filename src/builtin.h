@@ -12,6 +12,7 @@ int cmd_sim(int argc, const char **argv);
 int cmd_info(int argc, const char **argv);
 int cmd_dump(int argc, const char **argv);
 int cmd_inject(int argc, const char **argv);
+int cmd_list(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 
 #endif

@@ -10,15 +10,18 @@
 int pm_cli_input_error(const char *file, const struct pm_error *err)
 {
 	const char *msg = err->msg[0] ? err->msg : pm_strerror(err->code);
+	const char *sep = err->part[0] ? "/" : "";
 
 	if (!strcmp(file, "-"))
 		file = "(standard input)";
 
+	/* In a directory recording, the file inside it the offset is in. */
 	if (err->has_offset)
-		fprintf(stderr, "pmprof: %s: offset %" PRIu64 ": %s\n", file,
-			err->offset, msg);
+		fprintf(stderr, "pmprof: %s%s%s: offset %" PRIu64 ": %s\n", file,
+			sep, err->part, err->offset, msg);
 	else
-		fprintf(stderr, "pmprof: %s: %s\n", file, msg);
+		fprintf(stderr, "pmprof: %s%s%s: %s\n", file, sep, err->part,
+			msg);
 	return PM_EXIT_INPUT;
 }
 

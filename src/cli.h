@@ -49,7 +49,9 @@ int pm_cli_format_cb(const struct pm_option *opt, const char *arg);
 	OPT_STRING('k', "vmlinux", &(so)->vmlinux, "file", \
 		   "kernel symbols from this vmlinux"), \
 	OPT_BOOLEAN(0, "no-demangle", &(so)->no_demangle, \
-		    "do not demangle C++ and Rust names")
+		    "do not demangle C++ and Rust names"), \
+	OPT_STRING(0, "buildid-dir", &(so)->buildid_dir, "dir", \
+		   "the build-id cache (default $HOME/.debug)")
 
 /* Flush stdout and report a write error (disk full, closed pipe). */
 int pm_cli_finish_stdout(int status);

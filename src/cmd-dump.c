@@ -620,6 +620,10 @@ static int dump_record(struct out *o, struct pm_reader *r,
 		return 0;
 	if (o->json) {
 		pm_json__begin_object(&o->j);
+		/* a directory recording: the file the offset is in */
+		if (pm_reader__is_dir(r))
+			pm_json__kv_string(&o->j, "file",
+					   pm_reader__part_name(r, rec->part));
 		pm_json__kv_u64(&o->j, "offset", rec->offset);
 		if (rec->compressed)
 			pm_json__kv_u64(&o->j, "zoffset", rec->zoffset);
@@ -629,11 +633,15 @@ static int dump_record(struct out *o, struct pm_reader *r,
 		pm_json__kv_u64(&o->j, "size", rec->size);
 		pm_json__kv_u64(&o->j, "misc", rec->misc);
 	} else {
-		if (rec->compressed)
-			fprintf(o->f, "%#" PRIx64 "+z%#" PRIx64 " [%#x] ", rec->offset,
-				rec->zoffset, rec->size);
+		/* OFFSET@FILE in a directory recording, as perf report -D */
+		if (pm_reader__is_dir(r))
+			fprintf(o->f, "%#" PRIx64 "@%s", rec->offset,
+				pm_reader__part_name(r, rec->part));
 		else
-			fprintf(o->f, "%#" PRIx64 " [%#x] ", rec->offset, rec->size);
+			fprintf(o->f, "%#" PRIx64, rec->offset);
+		if (rec->compressed)
+			fprintf(o->f, "+z%#" PRIx64, rec->zoffset);
+		fprintf(o->f, " [%#x] ", rec->size);
 		if (tname)
 			fputs(tname, o->f);
 		else
@@ -730,6 +738,7 @@ int cmd_dump(int argc, const char **argv)
 		total++;
 		bytes += rec.size + rec.extra_size;
 		if (dump_record(&o, r, &rec, &opts, &err)) {
+			pm_reader__error_in(r, &rec, &err);
 			status = pm_cli_input_error(opts.input, &err);
 			break;
 		}

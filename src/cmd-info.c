@@ -27,6 +27,12 @@ static void hex_id(char *buf, size_t size, const uint8_t *id, unsigned int n)
 		snprintf(buf + 2 * i, size - 2 * i, "%02x", id[i]);
 }
 
+static const char *mode(const struct pm_reader *r)
+{
+	return pm_reader__is_pipe(r) ? "pipe" :
+	       pm_reader__is_dir(r) ? "directory" : "file";
+}
+
 static const char *compressor_name(uint32_t type)
 {
 	return type == 1 ? "Zstd" : "unknown";
@@ -56,8 +62,14 @@ static void print_text(const struct pm_reader *r)
 	size_t e;
 
 	printf("# file            : %s\n", pm_reader__name(r));
-	printf("# mode            : %s, %s\n", pm_reader__is_pipe(r) ? "pipe" : "file",
-	       byte_order(r));
+	printf("# mode            : %s, %s\n", mode(r), byte_order(r));
+	if (pm_reader__is_dir(r)) {
+		printf("# directory       : version %" PRIu64 ", %zu data files\n",
+		       f->dir_format_version, pm_reader__nr_parts(r) - 1);
+		for (e = 0; e < pm_reader__nr_parts(r); e++)
+			printf("# part            : %s, %" PRIu64 " bytes\n",
+			       pm_reader__part_name(r, e), pm_reader__part_size(r, e));
+	}
 	if (!pm_reader__is_pipe(r)) {
 		printf("# header size     : %" PRIu64 "\n", h->size);
 		printf("# attr size       : %" PRIu64 " (a %" PRIu64 "-byte attr and its ids section)\n",
@@ -184,8 +196,20 @@ static void print_json(const struct pm_reader *r)
 	pm_json__init(&j, stdout);
 	pm_json__begin_object(&j);
 	pm_json__kv_string(&j, "file", pm_reader__name(r));
-	pm_json__kv_string(&j, "mode", pm_reader__is_pipe(r) ? "pipe" : "file");
+	pm_json__kv_string(&j, "mode", mode(r));
 	pm_json__kv_string(&j, "byte_order", pm_reader__big_endian(r) ? "big" : "little");
+	if (pm_reader__is_dir(r)) {
+		pm_json__kv_u64(&j, "dir_format_version", f->dir_format_version);
+		pm_json__key(&j, "parts");
+		pm_json__begin_array(&j);
+		for (e = 0; e < pm_reader__nr_parts(r); e++) {
+			pm_json__begin_object(&j);
+			pm_json__kv_string(&j, "file", pm_reader__part_name(r, e));
+			pm_json__kv_u64(&j, "size", pm_reader__part_size(r, e));
+			pm_json__end_object(&j);
+		}
+		pm_json__end_array(&j);
+	}
 	pm_json__key(&j, "header");
 	pm_json__begin_object(&j);
 	pm_json__kv_u64(&j, "size", h->size);

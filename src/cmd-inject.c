@@ -8,9 +8,10 @@
  * The records the reader decodes are re-encoded from their decoded
  * fields, so a round trip checks both sides; the rest are copied (and
  * byte-swapped when their layout is known, refused when it is not).
+ * A directory recording (perf record --threads) comes out as one file,
+ * its records in the time order the reader merges them in.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "builtin.h"
 #include "cli.h"
 #include "pmprof/bytes.h"
+#include "pmprof/outfile.h"
 #include "pmprof/perfdata.h"
 #include "pmprof/records.h"
 #include "pmprof/util.h"
@@ -49,7 +51,8 @@ static const char *const inject_usage[] = {
 };
 
 /* Features the writer encodes itself (from pm_features or the events),
- * or that cannot survive: COMPRESSED (records come out decompressed). */
+ * or that cannot survive: COMPRESSED (records come out decompressed),
+ * DIR_FORMAT (a directory comes out as one file). */
 static bool encoded_by_writer(unsigned int f)
 {
 	switch (f) {
@@ -58,7 +61,7 @@ static bool encoded_by_writer(unsigned int f)
 	case PM_FEAT_CPUID: case PM_FEAT_TOTAL_MEM: case PM_FEAT_CMDLINE:
 	case PM_FEAT_EVENT_DESC: case PM_FEAT_GROUP_DESC:
 	case PM_FEAT_SAMPLE_TIME: case PM_FEAT_CLOCKID: case PM_FEAT_BUILD_ID:
-	case PM_FEAT_COMPRESSED:
+	case PM_FEAT_COMPRESSED: case PM_FEAT_DIR_FORMAT:
 		return true;
 	}
 	return false;
@@ -69,29 +72,6 @@ static bool order_free(unsigned int f)
 {
 	return f == PM_FEAT_TRACING_DATA ||	/* self-describing */
 	       f == PM_FEAT_BRANCH_STACK || f == PM_FEAT_STAT; /* empty */
-}
-
-static int read_file_section(const char *path, const struct pm_section *s,
-			     uint8_t **out)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	*out = NULL;
-	if (fd < 0 || s->size > (1u << 30))
-		goto fail;
-	*out = pm_malloc(s->size ? s->size : 1);
-	n = pread(fd, *out, s->size, (off_t)s->offset);
-	close(fd);
-	if (n != (ssize_t)s->size)
-		goto fail;
-	return 0;
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(*out);
-	*out = NULL;
-	return -1;
 }
 
 /* What the warnings call the input. */
@@ -118,8 +98,8 @@ static int copy_features(struct inject *in)
 			return ret;
 	}
 	for (i = 1; i < PM_FEAT_BITS; i++) {
-		uint8_t *buf = NULL;
-		size_t len = 0;
+		const uint8_t *buf;
+		size_t len;
 
 		if (!pm_features__has(f, i) || encoded_by_writer(i) ||
 		    (i == PM_FEAT_TRACING_DATA && in->tracing))
@@ -132,20 +112,14 @@ static int copy_features(struct inject *in)
 			continue;
 		}
 		if (pipe_in) {
-			if (!in->raw_feat[i])
-				continue;
-			buf = pm_malloc(in->raw_feat_len[i] + 1);
-			memcpy(buf, in->raw_feat[i], in->raw_feat_len[i]);
+			buf = in->raw_feat[i];
 			len = in->raw_feat_len[i];
-		} else if (read_file_section(in->input, &f->section[i], &buf)) {
-			fprintf(stderr, "pmprof: inject: %s: cannot re-read feature %s: dropping it\n",
-				input_name(in), pm_feature_name(i) ? pm_feature_name(i) : "unknown");
-			continue;
 		} else {
-			len = f->section[i].size;
+			buf = pm_reader__feature_bytes(in->r, i, &len);
 		}
+		if (!buf)
+			continue;
 		ret = pm_writer__set_raw_feature(in->w, i, buf, len, &in->err);
-		free(buf);
 		if (ret)
 			return ret;
 	}
@@ -349,6 +323,8 @@ static int run(struct inject *in)
 				in->err.has_offset = true;
 				in->err.offset = rec.offset;
 			}
+			if (!pm_writer__failed(in->w))
+				pm_reader__error_in(in->r, &rec, &in->err);
 			return ret;
 		}
 	}
@@ -369,6 +345,21 @@ static int run(struct inject *in)
 				return ret;
 		}
 	return 0;
+}
+
+/* Is `out` one of the files of a directory recording `in` is reading? */
+static const char *output_in_input_dir(const struct inject *in)
+{
+	static char path[4096];
+	size_t i;
+
+	for (i = 0; pm_reader__is_dir(in->r) && i < pm_reader__nr_parts(in->r); i++) {
+		snprintf(path, sizeof(path), "%s/%s", in->input,
+			 pm_reader__part_name(in->r, i));
+		if (pm_path__same_file(in->output, path))
+			return path;
+	}
+	return NULL;
 }
 
 static bool fd_seekable(int fd)
@@ -420,6 +411,14 @@ int cmd_inject(int argc, const char **argv)
 	wo.file = &fo;
 	if (pm_reader__open(&in.r, in.input, NULL, &in.err))
 		return pm_cli_input_error(in.input, &in.err);
+	/* The output never replaces the input: for a directory, any of its
+	 * files (the file check above sees only the directory). */
+	if (output_in_input_dir(&in)) {
+		ret = pm_cli_usage_error("inject: %s is %s, a file of the input: it would be overwritten",
+					 in.output, output_in_input_dir(&in));
+		pm_reader__delete(in.r);
+		return ret;
+	}
 	in.in_big = pm_reader__big_endian(in.r);
 	if (pm_writer__open(&in.w, in.output, &wo, &in.err)) {
 		pm_reader__delete(in.r);

@@ -6,9 +6,12 @@
  * object; the memory accumulator counts; this file wires and prints.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "builtin.h"
 #include "cli.h"
+#include "pmprof/evspec.h"
 #include "pmprof/mem.h"
 #include "pmprof/session.h"
 
@@ -47,8 +50,56 @@ static int on_sample(struct pm_session *s, const struct pm_sample_ctx *ctx,
 
 static const char *const mem_usage[] = {
 	"pmprof mem [-i FILE] [--sort KEY] [--top N] [--symfs DIR] [--format FMT]",
+	"pmprof mem record [RECORD OPTIONS] [-- COMMAND [ARG]...]",
 	NULL,
 };
+
+/*
+ * pmprof mem record: pmprof record with the events perf mem record picks
+ * here (pm_mem_events__choose, from the same --sysfs as record's) and
+ * perf mem's -W -d: the weight, data addresses and data sources that
+ * pmprof mem reads. Every other option goes to record.
+ */
+static int mem_record(int argc, const char **argv)
+{
+	const char *sysfs = NULL, **rargv;
+	struct pm_mem_events me;
+	int i, n = 0, ret;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--sysfs") && i + 1 < argc)
+			sysfs = argv[i + 1];
+		else if (!strncmp(argv[i], "--sysfs=", 8))
+			sysfs = argv[i] + 8;
+		else if (!strcmp(argv[i], "-e") || !strncmp(argv[i], "--event", 7) ||
+			 (argv[i][0] == '-' && argv[i][1] == 'e'))
+			return pm_cli_usage_error("mem record chooses the events (%s); "
+						  "for others use pmprof record -e", "see pmprof mem --help");
+		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return cmd_record(argc, argv);
+	}
+	if (pm_mem_events__choose(sysfs, &me)) {
+		fprintf(stderr, "pmprof mem record: no PMU under %s samples memory operations "
+			"(Alpha ProfileMe, AMD IBS Op, Arm SPE or Intel mem-loads), as perf mem needs\n",
+			sysfs ? sysfs : "/sys");
+		return PM_EXIT_USAGE;
+	}
+	fprintf(stderr, "pmprof mem record: %s: -e %s%s%s\n", me.what, me.ev[0],
+		me.nr > 1 ? " -e " : "", me.nr > 1 ? me.ev[1] : "");
+	rargv = calloc((size_t)argc + 8, sizeof(char *));
+	rargv[n++] = "record";
+	rargv[n++] = "-W";
+	rargv[n++] = "-d";
+	for (i = 0; i < me.nr; i++) {
+		rargv[n++] = "-e";
+		rargv[n++] = me.ev[i];
+	}
+	for (i = 1; i < argc; i++)
+		rargv[n++] = argv[i];
+	ret = cmd_record(n, rargv);
+	free(rargv);
+	return ret;
+}
 
 int cmd_mem(int argc, const char **argv)
 {
@@ -70,6 +121,8 @@ int cmd_mem(int argc, const char **argv)
 	struct pm_error err = { 0 };
 	int ret, status = PM_EXIT_OK;
 
+	if (argc > 1 && !strcmp(argv[1], "record"))
+		return mem_record(argc - 1, argv + 1);
 	ret = pm_parse_options(argc, argv, options, mem_usage, 0);
 	if (pm_cli_parse_status(ret) >= 0)
 		return pm_cli_parse_status(ret);

@@ -20,13 +20,13 @@
 
 #include "builtin.h"
 #include "cli.h"
+#include "record-options.h"
+#include "record-plan.h"
 #include "pmprof/evspec.h"
-#include "pmprof/attr_print.h"
-#include "pmprof/json.h"
-#include "pmprof/strbuf.h"
-#include "pmprof/period.h"
 #include "pmprof/record.h"
+#include "pmprof/symbols.h"
 #include "pmprof/tracefs.h"
+#include "pmprof/util.h"
 
 struct record_cli {
 	struct pm_opt_list events;	/* -e, repeatable */
@@ -54,6 +54,18 @@ struct record_cli {
 	const char *hf_mode;		/* --hf-mode */
 	bool metrics;			/* --metrics */
 	bool quiet;			/* -q */
+	bool raw_samples;		/* -R */
+	bool sample_addr;		/* -d */
+	bool weight;			/* -W */
+	bool branch_any;		/* -b */
+	int delay_ms;			/* -D */
+	bool no_buildid_cache;		/* -N */
+	int comp_level;			/* -z[LEVEL], --compression-level[=LEVEL] */
+	struct pm_optarg switch_output;	/* --switch-output[=signal|SIZE|TIME] */
+	int switch_max_files;		/* --switch-max-files */
+	const char *max_size_arg;	/* --max-size */
+	const char *uid;		/* -u */
+	const char *buildid_dir;	/* --buildid-dir */
 	char metrics_spec[512];
 	int plan;			/* windows shown per event */
 	uint64_t seed;
@@ -184,6 +196,14 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 	rd.timestamp = rc->timestamp;
 	rd.sample_cpu = rc->sample_cpu;
 	rd.no_inherit = rc->no_inherit;
+	rd.raw_samples = rc->raw_samples;
+	rd.sample_addr = rc->sample_addr;
+	rd.weight = rc->weight;
+	rd.branch_stack = rc->branch_any ? PM_BRANCH_SAMPLE_ANY : 0;
+	if (rc->delay_ms < 0)
+		return pm_cli_usage_error("-D %d: give a delay in milliseconds (pmprof has no "
+					  "control fd to start disabled events later)", rc->delay_ms);
+	rd.delay = rc->delay_ms > 0;
 	if (rc->callgraph_fp)
 		rd.callgraph = PM_CALLGRAPH_FP;
 	if (rc->callgraph && parse_callgraph(rc->callgraph, &rd))
@@ -221,181 +241,16 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 	return 0;
 }
 
-/* ---- the sampling plan ---- */
-
-struct window {
-	uint64_t period;
-	enum pm_window_kind kind;
-	bool throttle, unthrottle_before;
-};
-
-/* A window that just ended; an UNTHROTTLE seen since the last one goes
- * before it. */
-static void add_window(struct window *w, const struct pm_overflow *ov,
-		       bool *unthrottled)
-{
-	w->period = ov->period;
-	w->kind = ov->kind;
-	w->throttle = ov->throttle;
-	w->unthrottle_before = *unthrottled;
-	*unthrottled = false;
-}
-
-/*
- * The first n windows of an event as the model runs them, counting one
- * event per nanosecond (a 1 GHz cycle counter) so that frequency mode and
- * throttling have a clock.
- */
-static int plan_windows(const struct pm_evspec_event *ev, uint64_t seed,
-			struct window *w, int n)
-{
-	struct pm_period_config cfg;
-	struct pm_period m;
-	uint64_t t = 0, tick_ns, next_tick;
-	bool unthr = false;
-	int k = 0;
-
-	pm_period_config__from_attr(&cfg, &ev->attr, ev->hf_burst, ev->hf_jitter);
-	cfg.seed = seed;
-	if (pm_period_config__validate(&cfg, NULL))
-		return 0;
-	pm_period__init(&m, &cfg);
-	tick_ns = 1000000000ULL / m.cfg.hz;
-	next_tick = tick_ns;
-	while (k < n) {
-		uint64_t left = pm_period__left(&m);
-
-		if (left >= next_tick - t) {
-			uint64_t ev_n = next_tick - t;
-			struct pm_overflow ov;
-			struct pm_tick tk;
-
-			/* A window ends at the tick only if exactly ev_n events
-			 * were left; otherwise left > ev_n, or the event is
-			 * stopped and nothing counts. */
-			bool overflows = left == ev_n;
-
-			pm_period__count(&m, &ev_n, next_tick, &ov);
-			if (overflows)
-				add_window(&w[k++], &ov, &unthr);
-			t = next_tick;
-			next_tick += tick_ns;
-			pm_period__tick(&m, t, &tk);
-			unthr |= tk.unthrottle;
-			continue;
-		} else {
-			struct pm_overflow ov;
-			uint64_t e = left;
-
-			t += left;
-			pm_period__count(&m, &e, t, &ov);
-			add_window(&w[k++], &ov, &unthr);
-		}
-	}
-	return k;
-}
-
-static bool samples(const struct pm_evspec_list *l, size_t i)
-{
-	const struct pm_evspec_event *ev = &l->ev[i];
-
-	return ev->attr.sample_period != 0;
-}
-
-/* ---- output ---- */
-
-static void print_json(const struct pm_evspec_list *l, const struct record_cli *rc)
-{
-	struct pm_json j;
-	struct window *w = calloc((size_t)rc->plan + 1, sizeof(*w));
-	size_t i, k;
-
-	pm_json__init(&j, stdout);
-	pm_json__begin_array(&j);
-	for (i = 0; i < l->nr; i++) {
-		const struct pm_evspec_event *ev = &l->ev[i];
-		int nw = samples(l, i) ? plan_windows(ev, rc->seed, w, rc->plan) : 0;
-
-		pm_json__begin_object(&j);
-		pm_json__kv_u64(&j, "index", i);
-		pm_json__kv_string(&j, "name", ev->name);
-		pm_json__kv_u64(&j, "group_leader", (uint64_t)ev->group_leader);
-		pm_attr__json_fields(&j, &ev->attr);
-		pm_json__kv_u64(&j, "hf_burst", ev->hf_burst);
-		pm_json__kv_u64(&j, "hf_jitter", ev->hf_jitter);
-		pm_json__key(&j, "plan");
-		pm_json__begin_array(&j);
-		for (k = 0; k < (size_t)nw; k++) {
-			pm_json__begin_object(&j);
-			pm_json__kv_string(&j, "kind", pm_window_kind_name(w[k].kind));
-			pm_json__kv_u64(&j, "period", w[k].period);
-			if (w[k].throttle)
-				pm_json__kv_bool(&j, "throttle", true);
-			if (w[k].unthrottle_before)
-				pm_json__kv_bool(&j, "unthrottle_before", true);
-			pm_json__end_object(&j);
-		}
-		pm_json__end_array(&j);
-		pm_json__end_object(&j);
-	}
-	pm_json__end_array(&j);
-	putchar('\n');
-	free(w);
-}
-
-static void print_text(const struct pm_evspec_list *l, const struct record_cli *rc)
-{
-	struct pm_attr_field f[PM_ATTR_MAX_FIELDS];
-	struct pm_strbuf sb = PM_STRBUF_INIT;
-	struct window *w = calloc((size_t)rc->plan + 1, sizeof(*w));
-	size_t i, k, n;
-
-	for (i = 0; i < l->nr; i++) {
-		const struct pm_evspec_event *ev = &l->ev[i];
-		bool freq = pm_attr__flag(&ev->attr, PM_ATTR_FREQ);
-		int nw = samples(l, i) ? plan_windows(ev, rc->seed, w, rc->plan) : 0;
-
-		printf("event %zu: %s (group leader %d)\n", i, ev->name, ev->group_leader);
-		n = pm_attr__fields(&ev->attr, f);
-		for (k = 0; k < n; k++) {
-			if (!f[k].value)
-				continue;
-			pm_strbuf__reset(&sb);
-			if (f[k].kind == PM_AF_SAMPLE_TYPE)
-				pm_sample_type__str(&sb, f[k].value);
-			else if (f[k].kind == PM_AF_READ_FORMAT)
-				pm_read_format__str(&sb, f[k].value);
-			else if (f[k].kind == PM_AF_HEX)
-				pm_strbuf__addf(&sb, "%#" PRIx64, f[k].value);
-			else if (f[k].kind == PM_AF_SIGNED)
-				pm_strbuf__addf(&sb, "%" PRId64, (int64_t)f[k].value);
-			else
-				pm_strbuf__addf(&sb, "%" PRIu64, f[k].value);
-			printf("  %-32s %s\n", f[k].name, pm_strbuf__str(&sb));
-		}
-		if (ev->hf_burst)
-			printf("  %-32s %u\n", "hf_burst", ev->hf_burst);
-		if (ev->hf_jitter)
-			printf("  %-32s %u\n", "hf_jitter", ev->hf_jitter);
-		if (!nw) {
-			printf("  plan: does not sample (counted in its leader's samples)\n");
-			continue;
-		}
-		printf("  plan%s:", freq ? " (frequency mode, 1 GHz event rate assumed)" : "");
-		for (k = 0; k < (size_t)nw; k++)
-			printf("%s%s %" PRIu64 " %s%s", k ? "," : "",
-			       w[k].unthrottle_before ? " UNTHROTTLE," : "",
-			       w[k].period, pm_window_kind_name(w[k].kind),
-			       w[k].throttle ? " THROTTLE" : "");
-		putchar('\n');
-	}
-	pm_strbuf__release(&sb);
-	free(w);
-}
-
 /* ---- recording ---- */
 
 static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t switch_signal;
+
+static void on_switch(int sig)
+{
+	(void)sig;
+	switch_signal = 1;
+}
 
 static void on_stop(int sig)
 {
@@ -473,8 +328,12 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	struct sigaction sa;
 	struct pm_error err;
 	char **wargv = NULL;
+	char *cache_dir = NULL;
 	bool tty = isatty(2) && !rc->quiet;
-	uint64_t last_progress = 0;
+	uint64_t last_progress = 0, max_size = 0, next_switch = 0;
+	struct pm_switch_output so = { .mode = PM_SWITCH_NONE };
+	struct pm_switched sw = { 0 };
+	bool size_reached = false;
 	int ret, i, status = 0;
 
 	memset(&err, 0, sizeof(err));
@@ -487,6 +346,8 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	o.per_thread = rc->per_thread;
 	o.clockid = -1;
 	o.seed = rc->seed;
+	o.delay_ms = rc->delay_ms > 0 ? (unsigned int)rc->delay_ms : 0;
+	o.compression_level = rc->comp_level;
 	o.note = rc->quiet ? NULL : note_cb;
 	o.cmdline_argc = (uint32_t)argc;
 	o.cmdline_argv = argv;
@@ -503,6 +364,17 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 					  "fixed or off)", rc->hf_mode);
 	if (rc->pid_list && rc->tid_list)
 		return pm_cli_usage_error("-p and -t are mutually exclusive");
+	if (rc->switch_output.set && pm_switch_output__parse(rc->switch_output.arg, &so))
+		return pm_cli_usage_error("--switch-output=%s: give signal, a size (e.g. 100M) or a "
+					  "time (e.g. 30s)", rc->switch_output.arg);
+	if (so.mode && rc->output && !strcmp(rc->output, "-"))
+		return pm_cli_usage_error("--switch-output needs a file, not standard output");
+	if (rc->switch_max_files < 0)
+		return pm_cli_usage_error("--switch-max-files %d: give a number of files",
+					  rc->switch_max_files);
+	if (rc->max_size_arg && (pm_size__parse(rc->max_size_arg, &max_size) || !max_size))
+		return pm_cli_usage_error("--max-size %s: give a size (e.g. 100M; B, K, M, G)",
+					  rc->max_size_arg);
 	if (nargs > 0) {
 		wargv = calloc((size_t)nargs + 1, sizeof(char *));
 		for (i = 0; i < nargs; i++)
@@ -514,15 +386,24 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	if (so.mode == PM_SWITCH_SIGNAL) {
+		sa.sa_handler = on_switch;
+		sigaction(SIGUSR2, &sa, NULL);
+	}
 	sa.sa_handler = on_child;
 	sa.sa_flags = SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	/* (after every usage check: nothing to free on those returns) */
+	if (!rc->no_buildid_cache)
+		o.buildid_dir = cache_dir = rc->buildid_dir ? pm_strdup(rc->buildid_dir) :
+					    pm_buildid_cache__default_dir();
 	ret = pm_recorder__new(&r, &o, &err);
 	if (ret) {
 		fprintf(stderr, "pmprof record: %s\n", err.msg);
 		free(wargv);
+		free(cache_dir);
 		return ret == -PM_EUSAGE ? PM_EXIT_USAGE : PM_EXIT_INPUT;
 	}
 	st = pm_recorder__stats(r);
@@ -540,14 +421,35 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 		pm_recorder__finish(r, NULL);
 		pm_recorder__delete(r);
 		free(wargv);
+		free(cache_dir);
 		return exec_errno ? 127 : PM_EXIT_INPUT;
 	}
+	if (so.mode == PM_SWITCH_TIME)
+		next_switch = mono_ms() + so.time_ns / 1000000;
 	while (1) {
 		if (stop_signal)
 			pm_recorder__stop(r);
 		ret = pm_recorder__poll(r, 100, &err);
 		if (ret <= 0)
 			break;
+		if (max_size && !size_reached && st->total_bytes + st->bytes >= max_size) {
+			/* perf's --max-size: stop, the file as it is then */
+			size_reached = true;
+			if (!rc->quiet)
+				fprintf(stderr, "[ pmprof record: the output reached --max-size "
+					"(%" PRIu64 " KB), stopping ]\n", max_size >> 10);
+			pm_recorder__stop(r);
+		}
+		if ((so.mode == PM_SWITCH_SIGNAL && switch_signal) ||
+		    (so.mode == PM_SWITCH_SIZE && st->bytes >= so.size) ||
+		    (so.mode == PM_SWITCH_TIME && mono_ms() >= next_switch)) {
+			switch_signal = 0;
+			next_switch = mono_ms() + so.time_ns / 1000000;
+			if (pm_record_switch_file(r, false, rc->switch_max_files, rc->quiet, &sw)) {
+				ret = -1;
+				break;
+			}
+		}
 		if (tty && mono_ms() - last_progress >= 250) {
 			last_progress = mono_ms();
 			progress(st, false);
@@ -569,9 +471,17 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 			" samples) reached the disk, kept in %s ]\n",
 			pm_recorder__output(r), (double)st->bytes / 1e6, st->samples,
 			pm_recorder__partial(r));
+	/* the last file is named like the others, as perf does */
+	if (so.mode && ret >= 0 && pm_record_switch_file(r, true, rc->switch_max_files, rc->quiet, &sw))
+		ret = -1;
 	if (!rc->quiet && ret >= 0) {
-		fprintf(stderr, "[ pmprof record: Wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
-			(double)st->bytes / 1e6, pm_recorder__output(r), st->samples);
+		if (so.mode)
+			fprintf(stderr, "[ pmprof record: Wrote %.3f MB in %d files (%" PRIu64
+				" samples) ]\n", (double)(st->total_bytes + st->bytes) / 1e6, sw.nr,
+				st->samples);
+		else
+			fprintf(stderr, "[ pmprof record: Wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+				(double)st->bytes / 1e6, pm_recorder__output(r), st->samples);
 		if (st->mode == PM_HF_BURST)
 			fprintf(stderr, "[ pmprof record: %" PRIu64 " bursts of short windows ]\n",
 				st->bursts);
@@ -586,8 +496,8 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 		fprintf(stderr, "pmprof record: lost %" PRIu64 " samples\n", st->lost);
 	if (ret < 0)
 		status = PM_EXIT_INPUT;
-	else if (stop_signal)
-		status = 0;	/* interrupted on purpose: the file is complete */
+	else if (stop_signal || size_reached)
+		status = 0;	/* stopped on purpose: the file is complete */
 	else if (st->have_workload && st->workload_exited) {
 		if (WIFEXITED(st->workload_status))
 			status = WEXITSTATUS(st->workload_status);
@@ -596,6 +506,8 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	}
 	pm_recorder__delete(r);
 	free(wargv);
+	free(cache_dir);
+	pm_switched__release(&sw);
 	return status;
 }
 
@@ -632,6 +544,29 @@ int cmd_record(int argc, const char **argv)
 			   "short windows: auto, kernel, burst, fixed or off (default auto)"),
 		OPT_BOOLEAN(0, "metrics", &rc.metrics,
 			    "record the best counter group for per-function metrics"),
+		OPT_BOOLEAN('R', "raw-samples", &rc.raw_samples,
+			    "raw sample data (PERF_SAMPLE_RAW, e.g. ProfileMe status), with time and cpu"),
+		OPT_BOOLEAN('d', "data", &rc.sample_addr, "record data addresses and data sources"),
+		OPT_BOOLEAN('W', "weight", &rc.weight, "record the sample weight (latency)"),
+		OPT_BOOLEAN('b', "branch-any", &rc.branch_any,
+			    "record the branch stack of any taken branch"),
+		OPT_INTEGER('D', "delay", &rc.delay_ms, "ms",
+			    "wait this long after the program starts before sampling"),
+		{ .type = PM_OPT_CALLBACK, .short_name = 'z', .long_name = "compression-level",
+		  .value = &rc.comp_level, .argh = "n", .flags = PM_OPT_OPTARG, .cb = pm_record_comp_level_cb,
+		  .help = "compress the records with zstd at this level (-z: 1, the fastest)" },
+		{ .type = PM_OPT_CALLBACK, .long_name = "switch-output", .value = &rc.switch_output,
+		  .argh = "signal|size|time", .flags = PM_OPT_OPTARG, .cb = pm_record_optarg_cb,
+		  .help = "new file on SIGUSR2 (default), at a size (100M) or every so long (30s)" },
+		OPT_INTEGER(0, "switch-max-files", &rc.switch_max_files, "n",
+			    "with --switch-output: keep only the newest n files"),
+		OPT_STRING(0, "max-size", &rc.max_size_arg, "size",
+			   "stop when the output reaches this size (B, K, M, G)"),
+		OPT_STRING('u', "uid", &rc.uid, "user", "record the processes of this user (name or uid)"),
+		OPT_BOOLEAN('N', "no-buildid-cache", &rc.no_buildid_cache,
+			    "do not copy the binaries sampled into the build-id cache"),
+		OPT_STRING(0, "buildid-dir", &rc.buildid_dir, "dir",
+			   "the build-id cache (default $HOME/.debug)"),
 		OPT_BOOLEAN('q', "quiet", &rc.quiet, "print no messages but errors"),
 		OPT_STRING(0, "sysfs", &rc.sysfs, "dir", "sysfs root for PMUs and tracepoints (default /sys)"),
 		OPT_BOOLEAN(0, "dry-run", &rc.dry_run, "print the attrs and the sampling plan, open nothing"),
@@ -641,6 +576,7 @@ int cmd_record(int argc, const char **argv)
 		OPT_END(),
 	};
 	int ret, nargs, i;
+	char *uid_list = NULL;
 	/* the command line as given, for the CMDLINE feature */
 	const char **cmdline = calloc((size_t)argc + 2, sizeof(char *));
 
@@ -677,6 +613,18 @@ int cmd_record(int argc, const char **argv)
 				mc.why);
 		}
 	}
+	if (rc.uid) {
+		if (rc.pid_list || rc.tid_list || rc.system_wide || rc.cpu_list || nargs > 0) {
+			ret = pm_cli_usage_error("-u records a user's processes: not with -p, -t, "
+						 "-a, -C or a command");
+			goto out;
+		}
+		if (!rc.dry_run && !(uid_list = pm_record_uid_pids(rc.uid))) {
+			ret = PM_EXIT_USAGE;
+			goto out;
+		}
+		rc.pid_list = uid_list;
+	}
 	ret = record_prepare(&rc, &list);
 	if (ret)
 		goto out;
@@ -685,12 +633,13 @@ int cmd_record(int argc, const char **argv)
 		goto out;
 	}
 	if (rc.format == PM_FORMAT_JSON)
-		print_json(&list, &rc);
+		pm_record_plan__json(&list, rc.plan, rc.seed);
 	else
-		print_text(&list, &rc);
+		pm_record_plan__text(&list, rc.plan, rc.seed);
 out:
 	pm_evspec_list__exit(&list);
 	free(rc.events.items);
 	free(cmdline);
+	free(uid_list);
 	return ret;
 }

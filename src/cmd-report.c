@@ -28,15 +28,43 @@ struct report_opts {
 };
 
 struct report {
-	struct pm_hotspot *hot;
+	struct pm_hotspot *hot;		/* made at the first sample */
+	struct pm_hotspot_opts ho;
+	const char *input;
 	uint64_t lost;
 };
+
+/* Call chains come from PERF_SAMPLE_CALLCHAIN or a dwarf stack. */
+static bool has_callchains(struct pm_reader *r)
+{
+	for (size_t i = 0; i < pm_reader__nr_events(r); i++) {
+		uint64_t st = pm_reader__event(r, i)->attr.sample_type;
+
+		if ((st & PM_SAMPLE_CALLCHAIN) ||
+		    ((st & PM_SAMPLE_REGS_USER) && (st & PM_SAMPLE_STACK_USER)))
+			return true;
+	}
+	return false;
+}
+
+/* Once the events are known (a pipe names them as it goes). */
+static void start_hotspot(struct report *rep, struct pm_reader *r)
+{
+	if (rep->ho.children && !has_callchains(r)) {
+		fprintf(stderr, "pmprof: %s: no call chains in this recording (record with -g or --call-graph): --children ignored\n",
+			strcmp(rep->input, "-") ? rep->input : "(standard input)");
+		rep->ho.children = false;
+	}
+	rep->hot = pm_hotspot__new(&rep->ho);
+}
 
 static int on_sample(struct pm_session *s, const struct pm_sample_ctx *ctx,
 		     void *arg)
 {
 	struct report *rep = arg;
 
+	if (!rep->hot)
+		start_hotspot(rep, pm_session__reader(s));
 	pm_hotspot__add(rep->hot, s, ctx);
 	return 0;
 }
@@ -183,14 +211,16 @@ int cmd_report(int argc, const char **argv)
 			    "one section per event group, a column per member"),
 		OPT_BOOLEAN(0, "children", &o.children,
 			    "add callers' shares from callchains (Children, Self)"),
+		OPT_BOOLEAN(0, "inline", &so.inline_frames,
+			    "inlined functions as callchain entries of their own"),
 		OPT_SYMBOL_SOURCES(&so),
 		OPT_BOOLEAN('q', "quiet", &o.quiet,
 			    "rows only: no header or comment lines"),
 		OPT_END(),
 	};
-	struct pm_hotspot_opts ho = { .sz = sizeof(ho) };
 	const struct pm_hotspot_report *reps;
-	struct report rep = { 0 };
+	struct report rep = { .ho.sz = sizeof(rep.ho) };
+	struct pm_hotspot_opts *ho = &rep.ho;
 	struct pm_session *s = NULL;
 	struct pm_error err = { 0 };
 	int ret, status = PM_EXIT_OK;
@@ -201,25 +231,27 @@ int cmd_report(int argc, const char **argv)
 		return pm_cli_parse_status(ret);
 	if (ret > 0)
 		return pm_cli_usage_error("report: unexpected argument '%s'", argv[0]);
-	if (pm_hot_keys__parse(o.sort, ho.keys, &ho.nr_keys, &err))
+	if (pm_hot_keys__parse(o.sort, ho->keys, &ho->nr_keys, &err))
 		return pm_cli_usage_error("report: --sort: %s", err.msg);
 	if (o.percent_limit < 0 || o.percent_limit > 100)
 		return pm_cli_usage_error("report: --percent-limit takes 0 to 100");
-	ho.children = o.children;
-	ho.group = o.group;
-	ho.percent_limit = o.percent_limit;
-	ho.top = (size_t)o.top;
-	ho.bare_symbols = o.format == PM_FORMAT_JSON;
-	ho.all_columns = o.format == PM_FORMAT_JSON;
+	ho->children = o.children;
+	ho->group = o.group;
+	ho->percent_limit = o.percent_limit;
+	ho->top = (size_t)o.top;
+	ho->bare_symbols = o.format == PM_FORMAT_JSON;
+	ho->all_columns = o.format == PM_FORMAT_JSON;
+	rep.input = o.input;
 
 	if (pm_session__open(&s, o.input, &so, &err))
 		return pm_cli_input_error(o.input, &err);
-	rep.hot = pm_hotspot__new(&ho);
 	ret = pm_session__run(s, on_sample, on_record, &rep, &err);
 	if (ret < 0) {
 		status = pm_cli_input_error(o.input, &err);
 		goto out;
 	}
+	if (!rep.hot)
+		start_hotspot(&rep, pm_session__reader(s));
 	n = pm_hotspot__finish(rep.hot, pm_session__reader(s), &reps);
 	have_ksyms = pm_session__kernel_symbols(s, ksyms, sizeof(ksyms));
 	switch (o.format) {

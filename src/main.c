@@ -9,6 +9,7 @@
 
 #include "builtin.h"
 #include "cli.h"
+#include "suggest.h"
 
 struct cmd {
 	const char *name;
@@ -26,6 +27,7 @@ static const struct cmd commands[] = {
 	{ "info", cmd_info, "show the header, features and events of a recording" },
 	{ "dump", cmd_dump, "print every record, decoded" },
 	{ "inject", cmd_inject, "rewrite a recording (pipe to file, byte order)" },
+	{ "list", cmd_list, "the events this machine can open, and what --metrics would record" },
 	{ "help", cmd_help, "show the manual page of a command" },
 };
 
@@ -61,7 +63,19 @@ int main(int argc, const char **argv)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return pm_cli_finish_stdout(commands[i].fn(argc - 1, argv + 1));
-	fprintf(stderr, "pmprof: '%s' is not a pmprof command. See 'pmprof --help'.\n",
-		argv[1]);
+	{
+		const char *names[sizeof(commands) / sizeof(commands[0])];
+		const char *best;
+
+		for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			names[i] = commands[i].name;
+		best = pm_suggest(argv[1], strlen(argv[1]), names, i);
+		if (best)
+			fprintf(stderr, "pmprof: '%s' is not a pmprof command; did you mean '%s'?\n",
+				argv[1], best);
+		else
+			fprintf(stderr, "pmprof: '%s' is not a pmprof command. See 'pmprof --help'.\n",
+				argv[1]);
+	}
 	return PM_EXIT_USAGE;
 }

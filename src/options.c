@@ -8,6 +8,7 @@
 
 #include "options.h"
 #include "pmprof/util.h"
+#include "suggest.h"
 
 static void option_name(const struct pm_option *opt, char *buf, size_t n)
 {
@@ -187,6 +188,63 @@ static int take_value(const struct pm_option *o, const char *inline_arg,
 	return -1;
 }
 
+/* "pmprof record": the first two words of the usage line. */
+static int command_name(const char *const *usage, char *buf, size_t n)
+{
+	const char *u = usage && *usage ? *usage : "pmprof";
+	const char *sp = strchr(u, ' ');
+	size_t len = strlen(u);
+
+	if (sp) {
+		const char *sp2 = strpbrk(sp + 1, " \n");
+
+		len = sp2 ? (size_t)(sp2 - u) : strlen(u);
+	}
+	return snprintf(buf, n, "%.*s", (int)len, u);
+}
+
+/*
+ * One line for an unknown option, with the nearest known one when the
+ * word looks like a typo of it (not the whole usage: issue 16).
+ */
+static int unknown_option(const char *const *usage, const struct pm_option *opts,
+			  const char *name, size_t len, char short_name)
+{
+	const struct pm_option *o;
+	const char **cands = NULL;
+	const char *best = NULL;
+	char cmd[128], shown[80];
+	size_t n = 0;
+
+	command_name(usage, cmd, sizeof(cmd));
+	if (short_name) {
+		snprintf(shown, sizeof(shown), "-%c", short_name);
+		/* the same letter in the other case (-f for -F) */
+		for (o = opts; o->type != PM_OPT_END; o++)
+			if (o->short_name && o->short_name != short_name &&
+			    (o->short_name | 0x20) == (short_name | 0x20)) {
+				fprintf(stderr, "%s: unknown switch `%s'; did you mean `-%c'?\n",
+					cmd, shown, o->short_name);
+				return -1;
+			}
+		fprintf(stderr, "%s: unknown switch `%s' (see '%s -h')\n", cmd, shown, cmd);
+		return -1;
+	}
+	snprintf(shown, sizeof(shown), "--%.*s", (int)(len < 64 ? len : 64), name);
+	for (o = opts; o->type != PM_OPT_END; o++)
+		if (o->long_name) {
+			cands = pm_reallocarray(cands, n + 1, sizeof(*cands));
+			cands[n++] = o->long_name;
+		}
+	best = pm_suggest(name, len, cands, n);
+	if (best)
+		fprintf(stderr, "%s: unknown option `%s'; did you mean `--%s'?\n", cmd, shown, best);
+	else
+		fprintf(stderr, "%s: unknown option `%s' (see '%s -h')\n", cmd, shown, cmd);
+	free(cands);
+	return -1;
+}
+
 static int bad_usage(const char *const *usage, const struct pm_option *opts)
 {
 	pm_usage_with_options(stderr, usage, opts);
@@ -227,11 +285,8 @@ int pm_parse_options(int argc, const char **argv,
 			bool unset;
 
 			o = find_long(opts, name, len, &unset);
-			if (!o) {
-				fprintf(stderr, "pmprof: unknown option `%.*s'\n",
-					(int)len, name);
-				return bad_usage(usage, opts);
-			}
+			if (!o)
+				return unknown_option(usage, opts, name, len, 0);
 			if (!takes_arg(o) || unset) {
 				if (eq) {
 					pm_opt_error(o, "takes no value");
@@ -254,14 +309,18 @@ int pm_parse_options(int argc, const char **argv,
 		for (a++; *a; a++) {
 			const struct pm_option *o = find_short(opts, *a);
 
-			if (!o) {
-				fprintf(stderr, "pmprof: unknown switch `%c'\n", *a);
-				return bad_usage(usage, opts);
-			}
+			if (!o)
+				return unknown_option(usage, opts, NULL, 0, *a);
 			if (!takes_arg(o)) {
 				if (set_value(o, NULL, false))
 					return -1;
 				continue;
+			}
+			/* an optional value only ever sticks to its switch: -z5 */
+			if (o->flags & PM_OPT_OPTARG) {
+				if (set_value(o, a[1] ? a + 1 : NULL, false))
+					return -1;
+				break;
 			}
 			if (take_value(o, a[1] ? a + 1 : NULL, argc, argv, &i))
 				return i < 0 ? bad_usage(usage, opts) : -1;

@@ -7,6 +7,10 @@ set -u
 : "${PMPROF:=$TOP/$BUILD/pmprof}"
 TMP=$(mktemp -d /tmp/pmprof-cli.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
+# record (pmprof's and perf's) fills the build-id cache in $HOME/.debug:
+# a home of the test's own, never the machine's
+mkdir -p "$TMP/home"
+export HOME="$TMP/home"
 
 ok() { echo "ok $*"; }
 not_ok() { echo "not ok $*"; }

@@ -153,6 +153,8 @@ enum pm_attr_flag_bits {
 #define PM_ATTR_SIZE_VER7 128
 #define PM_ATTR_SIZE_VER8 136
 #define PM_ATTR_SIZE_VER9 144	/* proposed: hf_sample */
+#define PM_ATTR_SIZE_KNOWN PM_ATTR_SIZE_VER9	/* the largest pmprof decodes */
+#define PM_ATTR_SIZE_MAX 4096	/* the kernel takes at most a page */
 
 /* Feature ids of perf.data's header. */
 enum pm_feature {

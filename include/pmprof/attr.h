@@ -73,7 +73,10 @@ const char *pm_attr_flag_name(unsigned int bit);
  * Decode `len` bytes of an attr stored in the given byte order
  * (big_endian: the writer was big endian). The attr's own size field says
  * how many bytes are meaningful; `len` is how many are available, and
- * decoding never reads past either.
+ * decoding never reads past either. A size field that is not 0 (64) and
+ * not from 64 to PM_ATTR_SIZE_MAX (a page, as the kernel takes), or that
+ * is larger than `len`, is an error: every later use of attr->size can
+ * trust it.
  */
 int pm_attr__decode(struct pm_attr *attr, const void *buf, size_t len,
 		    bool big_endian, struct pm_error *err);

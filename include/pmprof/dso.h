@@ -121,7 +121,8 @@ void pm_dso__put(struct pm_dso *dso);
 
 /* The name as given ("/usr/lib/x86_64-linux-gnu/libc.so.6", "[vdso]"). */
 const char *pm_dso__name(const struct pm_dso *dso);
-/* perf report's "Shared Object" column: basename, or "[kernel.kallsyms]". */
+/* perf report's "Shared Object" column: basename, "[kernel.kallsyms]",
+ * or "[JIT] tid PID" for a JIT map. */
 const char *pm_dso__short_name(const struct pm_dso *dso);
 enum pm_dso_kind pm_dso__kind(const struct pm_dso *dso);
 
@@ -189,5 +190,38 @@ struct pm_srcline {
 	int line;
 };
 int pm_dso__srcline(struct pm_dso *dso, uint64_t addr, struct pm_srcline *out);
+
+/*
+ * The frames a DSO address stands for when inlined functions count as
+ * frames (perf's --inline), from DWARF: innermost first, ending with the
+ * function they are all inlined into. Each is `base` (the symbol holding
+ * addr) where DWARF names the function as base is named, else a symbol
+ * made for the inlined function (inlined set; base's start and end), the
+ * same pointer for the same base and name. Returns how many (0: no DWARF
+ * for addr, or no base); *out valid while the DSO lives.
+ */
+size_t pm_dso__inline_frames(struct pm_dso *dso, uint64_t addr,
+			     const struct pm_symbol *base,
+			     const struct pm_symbol *const **out);
+
+/*
+ * The kernel's init text [_sinittext, _einittext) (kallsyms or the -k
+ * vmlinux), where call chains still find start_kernel though the kernel
+ * MMAP ends at _etext: 0 and the range, or -ENOENT.
+ */
+int pm_dso__init_text(struct pm_dso *dso, uint64_t *start, uint64_t *end);
+
+/*
+ * For DWARF readers beyond symbols (the unwinder): the separate debug
+ * file of an ELF DSO, found as for symbols and source lines (build-id
+ * directories, .gnu_debuglink, the debug directory), NULL if none.
+ */
+const char *pm_dso__debug_path(struct pm_dso *dso);
+/*
+ * The runtime binary's bytes when no file holds them (a vdso image taken
+ * from this process): 0 and *buf, *len (valid while the DSO lives), else
+ * -ENOENT.
+ */
+int pm_dso__image(const struct pm_dso *dso, const void **buf, size_t *len);
 
 #endif

@@ -22,6 +22,8 @@ struct pm_error {
 	int code;		/* negative: -errno or -PM_E* */
 	bool has_offset;	/* offset names the byte where it went wrong */
 	uint64_t offset;
+	char part[32];		/* the file of a directory recording it is
+				   in ("data.1"), or empty */
 	char msg[384];
 };
 

@@ -79,6 +79,7 @@ struct pm_evspec_event {
 	uint32_t hf_jitter;	/* plain jitter in events, 0 for none */
 	bool sample_read;	/* :S */
 	bool tracepoint;
+	bool tracking_dummy;	/* the side-band event record -D adds */
 	bool exclude_GH;	/* a G or H modifier was given (perf's evsel flag) */
 	unsigned int terms;	/* enum pm_evspec_term_bits */
 	uint64_t term_period, term_freq;
@@ -125,12 +126,28 @@ struct pm_record_defaults {
 	bool timestamp;		/* -T: PERF_SAMPLE_TIME (perf record sets it anyway) */
 	bool no_inherit;	/* -i */
 	bool sample_identifier;	/* force IDENTIFIER instead of ID */
+	bool raw_samples;	/* -R: RAW, CPU and TIME */
+	bool sample_addr;	/* -d: ADDR and DATA_SRC, mmap_data */
+	bool weight;		/* -W: WEIGHT_STRUCT */
+	uint64_t branch_stack;	/* -b: branch_sample_type (ANY); 0: none */
+	bool delay;		/* -D: the events start disabled, a dummy
+				 * enabled on exec does the side-band */
 };
+
+/* PERF_SAMPLE_BRANCH_ANY, what -b asks for. */
+#define PM_BRANCH_SAMPLE_ANY (1ULL << 3)
 
 #define PM_RECORD_DEFAULT_FREQ 4000
 #define PM_RECORD_DEFAULT_DUMP_SIZE 8192
-/* x86_64's user register mask, as perf sets it for --call-graph dwarf. */
+/* The user register masks perf sets for --call-graph dwarf: x86_64's
+ * (AX..SS, R8..R15), arm64's (X0..X30, SP, PC); the host's is recorded. */
 #define PM_RECORD_DWARF_REGS_X86_64 0xff0fffULL
+#define PM_RECORD_DWARF_REGS_ARM64 ((1ULL << 33) - 1)
+#if defined(__aarch64__)
+#define PM_RECORD_DWARF_REGS PM_RECORD_DWARF_REGS_ARM64
+#else
+#define PM_RECORD_DWARF_REGS PM_RECORD_DWARF_REGS_X86_64
+#endif
 
 /*
  * Apply perf record's per-event configuration (perf 6.1's
@@ -151,7 +168,11 @@ struct pm_record_defaults {
  *  - more than one event: ID in sample_type, or IDENTIFIER when the
  *    events' sample_types differ;
  *  - hf validation against the final period (period mode: hf-period x
- *    hf-burst below the period; a non-sampling :S member may not use hf).
+ *    hf-burst below the period; a non-sampling :S member may not use hf);
+ *  - -R: TIME RAW CPU; -d: ADDR DATA_SRC and mmap_data on the tracking
+ *    event; -W: WEIGHT_STRUCT; -b: BRANCH_STACK and branch_sample_type;
+ *  - -D: a "dummy" event appended that does the tracking (enabled on
+ *    exec), the other events neither track nor start on exec.
  * Returns 0 or -PM_EUSAGE with a message naming the event.
  */
 int pm_evspec__apply_record(struct pm_evspec_list *list,
@@ -163,10 +184,29 @@ int pm_evspec__apply_record(struct pm_evspec_list *list,
 void pm_evspec_error_print(FILE *out, const char *prefix, const char *str,
 			   const struct pm_error *err);
 
+/*
+ * What `pmprof mem record` samples, as `perf mem record` picks it, from
+ * the PMUs under the sysfs root (NULL: /sys): Alpha ProfileMe's
+ * cpu/cycles,profileme/, AMD's ibs_op//, Arm's SPE, Intel's mem-loads
+ * and mem-stores. 0, or -1 when no PMU here samples memory operations.
+ * (perf mem record adds -W -d to the events.)
+ */
+struct pm_mem_events {
+	char ev[2][160];	/* the -e strings */
+	int nr;
+	char what[200];		/* which facility, for the user */
+};
+int pm_mem_events__choose(const char *sysfs_root, struct pm_mem_events *out);
+
 /* Helpers exposed for tests and other tools. */
 /* The legacy names: hardware (type 0) and software (type 1) symbols. */
 int pm_evspec_lookup_symbol(const char *name, size_t len, uint32_t *type,
 			    uint64_t *config);
+/* The i-th legacy symbol (aliases follow their event), NULL past the end. */
+const char *pm_evspec_symbol_at(size_t i, uint32_t *type, uint64_t *config);
+/* The i-th generic cache event perf defines, in perf's spelling
+ * ("L1-dcache-load-misses"), and its type 3 config; -1 past the end. */
+int pm_evspec_cache_at(size_t i, char *buf, size_t size, uint64_t *config);
 /* L1-dcache-load-misses style names: type 3 config, or -1. */
 int pm_evspec_lookup_cache(const char *name, size_t len, uint64_t *config);
 /* Parse a sysfs format spec ("config1:0-7,32-35") into a field (0 for

@@ -208,10 +208,18 @@ struct pm_mem_acc;
 
 struct pm_mem_acc *pm_mem_acc__new(const struct pm_mem_opts *opts);
 void pm_mem_acc__delete(struct pm_mem_acc *acc);
-/* 0 when added; 1 when skipped (no data source), and counted. */
+/*
+ * 0 when added; 1 when skipped (no data source), and counted; 2 when its
+ * data source says nothing (pm_mem_src__is_na: what the kernel gives a
+ * software event's sample), counted apart, not as a data source.
+ */
 int pm_mem_acc__add(struct pm_mem_acc *acc, const struct pm_mem_sample *s);
 uint64_t pm_mem_acc__samples(const struct pm_mem_acc *acc);
 uint64_t pm_mem_acc__skipped(const struct pm_mem_acc *acc);
+uint64_t pm_mem_acc__na(const struct pm_mem_acc *acc);
+/* No field tells anything: each is 0 or its NA value (the kernel's
+ * PERF_MEM_NA, 0x5080021, and 0 alike). */
+bool pm_mem_src__is_na(const struct pm_mem_src *m);
 
 /* Every row in the sort order, in an array the caller frees (NULL: none). */
 const struct pm_mem_row **pm_mem_acc__rows(const struct pm_mem_acc *acc,
@@ -225,7 +233,7 @@ const struct pm_mem_row **pm_mem_acc__rows(const struct pm_mem_acc *acc,
 struct pm_table *pm_mem_acc__table(const struct pm_mem_acc *acc);
 
 /*
- * {"samples": N, "skipped": N, "rows": [{"dso", "symbol", "op", "tlb",
+ * {"samples": N, "skipped": N, "na": N, "rows": [{"dso", "symbol", "op", "tlb",
  * "samples", "share" (percent of all samples), "data_src" (the u64),
  * then pm_mem_src__json_fields' "dtlb", "level", "lvl_num", "snoop",
  * "lock", "blk", "hops", "remote", and "data_dso", "data_symbol" for

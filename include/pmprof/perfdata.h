@@ -18,6 +18,13 @@
  * Pointers handed out (record bytes, callchains, strings) stay valid until
  * the next call to pm_reader__next(), unless documented otherwise. Memory
  * does not grow with the number of records.
+ *
+ * A directory recording (perf record --threads: DIR/data holds the header
+ * and the records written outside the threads, DIR/data.N those of each
+ * thread) reads as one recording: its header is DIR/data's, and its
+ * records come from DIR/data and every data.N file merged in time order,
+ * as perf report delivers them. The files are "parts"; pm_record.part
+ * says which a record is in, and its offset is within that file.
  */
 #ifndef PMPROF_PERFDATA_H
 #define PMPROF_PERFDATA_H
@@ -109,6 +116,7 @@ struct pm_features {
 	uint32_t nr_groups;
 	uint64_t sample_time_first, sample_time_last;
 	uint64_t clockid_res_ns;
+	uint64_t dir_format_version;		/* DIR_FORMAT: 1 */
 	struct {
 		uint32_t version, clockid;
 		uint64_t tod_ns, clockid_ns;
@@ -141,6 +149,8 @@ static inline bool pm_features__has(const struct pm_features *f,
 struct pm_record {
 	uint64_t offset;	/* byte offset in the file or stream; for a
 				   record from a compressed one, that record's */
+	uint32_t part;		/* the file of a directory recording it is in
+				   (pm_reader__part_name); 0 otherwise */
 	uint64_t zoffset;	/* offset in the decompressed stream, valid
 				   when `compressed` */
 	bool compressed;	/* came out of COMPRESSED(2) */
@@ -231,6 +241,16 @@ struct pm_reader;
 struct pm_reader_opts {
 	size_t sz;		/* sizeof(struct pm_reader_opts) */
 	bool no_mmap;		/* read a regular file as a stream */
+	/*
+	 * Threads that decode a directory recording's files ahead of the
+	 * caller (each file is walked by one thread at a time; the records
+	 * and their order are the same with any number). 0: the environment
+	 * variable PMPROF_DECODE_THREADS if set, else one per file up to the
+	 * number of idle CPUs (online ones less the load average), when two
+	 * or more are online and the files hold at least 4 MB; -1: none, the
+	 * caller's thread decodes as it reads.
+	 */
+	int decode_threads;
 };
 
 /* path "-" reads standard input. name is used in messages (may be NULL). */
@@ -258,8 +278,39 @@ int pm_reader__id_info(const struct pm_reader *r, uint64_t id, int32_t *cpu,
 		       int32_t *tid);
 /* True when data.size was 0: records are read up to where they end. */
 bool pm_reader__interrupted(const struct pm_reader *r);
-/* File size (0 for a pipe) and bytes consumed so far. */
+/* Bytes of the input: the file's size, the sum over a directory's
+ * parts; 0 for a pipe. */
 uint64_t pm_reader__file_size(const struct pm_reader *r);
+
+/* A directory recording? Its parts: DIR/data (part 0), then the data.N
+ * files in the order of N; a file or pipe is one part. */
+bool pm_reader__is_dir(const struct pm_reader *r);
+size_t pm_reader__nr_parts(const struct pm_reader *r);
+/* "data", "data.3" in a directory; the reader's name otherwise. */
+const char *pm_reader__part_name(const struct pm_reader *r, size_t part);
+uint64_t pm_reader__part_size(const struct pm_reader *r, size_t part);
+/* Decoder threads at work on the parts (0: the caller's thread). */
+unsigned int pm_reader__decode_threads(const struct pm_reader *r);
+/* For an error about rec (its offset): name rec's part in err->part. */
+void pm_reader__error_in(const struct pm_reader *r, const struct pm_record *rec,
+			 struct pm_error *err);
+
+/* A feature section's bytes in the file's byte order (file mode: NULL
+ * for a pipe or a feature the file lacks); valid until the reader is
+ * deleted. */
+const uint8_t *pm_reader__feature_bytes(const struct pm_reader *r,
+					unsigned int feat, size_t *len);
+
+/*
+ * A record's timestamp: 1 and *time when it has one (a SAMPLE with TIME,
+ * a kernel record whose sample_id_all trailer has TIME), 0 when not (a
+ * SAMPLE too short for it: its parse says why), < 0 when a record is too
+ * short for its trailer. Reads nothing but rec and the events: safe from
+ * any thread while no pipe header record is being applied.
+ */
+int pm_reader__record_time(const struct pm_reader *r,
+			   const struct pm_record *rec, uint64_t *time,
+			   struct pm_error *err);
 
 /*
  * The next record: 1 and *rec filled, 0 at the end, < 0 on error (err

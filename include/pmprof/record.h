@@ -189,8 +189,17 @@ struct pm_record_opts {
 	unsigned int mmap_pages;	/* -m; 0: default */
 	enum pm_hf_mode hf_mode;
 	uint64_t seed;			/* burst jitter */
+	int compression_level;		/* -z: zstd level of the ring buffers'
+					   records (COMPRESSED); 0: none. Not for
+					   a pipe. */
+	unsigned int delay_ms;		/* -D: events enabled this long after the
+					   start (the events come from
+					   pm_evspec__apply_record with delay) */
 	uint32_t cmdline_argc;		/* CMDLINE feature */
 	const char *const *cmdline_argv;
+	/* The build-id cache to fill at the end (perf's ~/.debug layout,
+	 * symbols.h), NULL for none (-N). */
+	const char *buildid_dir;
 	/* Messages for the user (chosen mode, scope, fallbacks); may be NULL. */
 	void (*note)(void *ctx, const char *msg);
 	void *note_ctx;
@@ -215,6 +224,8 @@ struct pm_record_stats {
 	int workload_status;		/* wait status */
 	double workload_user, workload_sys;	/* its CPU seconds (rusage) */
 	int exec_errno;			/* the workload could not start */
+	uint64_t switches;		/* --switch-output: files closed so far */
+	uint64_t total_bytes;		/* of the files closed so far */
 };
 
 struct pm_recorder;
@@ -233,6 +244,15 @@ int pm_recorder__poll(struct pm_recorder *r, int timeout_ms, struct pm_error *er
 void pm_recorder__stop(struct pm_recorder *r);
 /* Drain, disable, write build ids and features, close the file. */
 int pm_recorder__finish(struct pm_recorder *r, struct pm_error *err);
+/*
+ * --switch-output: drain, finish the file (build ids, features, header),
+ * rename it to rename_to, and go on in a new file of the same name with
+ * the same events and ids, the system features and the targets
+ * synthesized again (the running workload too), so that each file reads
+ * alone. Not for a pipe.
+ */
+int pm_recorder__switch_output(struct pm_recorder *r, const char *rename_to,
+			       struct pm_error *err);
 const struct pm_record_stats *pm_recorder__stats(const struct pm_recorder *r);
 const char *pm_recorder__output(const struct pm_recorder *r);
 /*
@@ -244,6 +264,30 @@ const char *pm_recorder__output(const struct pm_recorder *r);
  */
 const char *pm_recorder__partial(const struct pm_recorder *r);
 void pm_recorder__delete(struct pm_recorder *r);
+
+/* ---- --switch-output, --max-size (switch-output.c) ---- */
+
+enum pm_switch_mode {
+	PM_SWITCH_NONE = 0,
+	PM_SWITCH_SIGNAL,	/* on SIGUSR2 (perf's default) */
+	PM_SWITCH_SIZE,		/* when the file reaches size bytes */
+	PM_SWITCH_TIME,		/* every time_ns */
+};
+
+struct pm_switch_output {
+	enum pm_switch_mode mode;
+	uint64_t size;
+	uint64_t time_ns;
+};
+
+/* "signal" (or NULL), a size ("100M", B/K/M/G) or a time ("30s",
+ * s/m/h/d); -1 if none of these. */
+int pm_switch_output__parse(const char *s, struct pm_switch_output *so);
+/* "BASE.YYYYmmddHHMMSScc" (now, local time), a name no file has yet; -1
+ * if it does not fit. */
+int pm_switch_output__name(const char *base, char *buf, size_t size);
+/* A size with perf's units: "123", "4K", "2M", "1G" (B allowed): bytes. */
+int pm_size__parse(const char *s, uint64_t *bytes);
 
 /* ---- --metrics ---- */
 

@@ -179,7 +179,7 @@ int pm_rec__auxtrace(struct pm_reader *r, const struct pm_record *rec,
 		     struct pm_rec_auxtrace *out, struct pm_error *err);
 int pm_rec__time_conv(struct pm_reader *r, const struct pm_record *rec,
 		      struct pm_rec_time_conv *out, struct pm_error *err);
-int pm_rec__compressed(struct pm_reader *r, const struct pm_record *rec,
+int pm_rec__compressed(const struct pm_reader *r, const struct pm_record *rec,
 		       struct pm_rec_compressed *out, struct pm_error *err);
 
 #endif

@@ -34,6 +34,7 @@
 #include "pmprof/dso.h"
 #include "pmprof/perfdata.h"
 #include "pmprof/symbols.h"
+#include "pmprof/unwind.h"
 
 struct pm_error;
 struct pm_session;
@@ -56,6 +57,9 @@ struct pm_session_opts {
 	enum pm_session_host host;
 	/* pm_session__run(): deliver in file order, not time order */
 	bool unordered;
+	/* pm_session__callchain(): inlined functions as frames of their own
+	 * (perf's --inline; pm_dso__inline_frames()) */
+	bool inline_frames;
 };
 
 struct pm_thread {
@@ -133,13 +137,20 @@ int pm_session__process(struct pm_session *s, const struct pm_record *rec,
 const struct pm_sample_ctx *pm_session__sample(struct pm_session *s);
 
 /*
- * The current sample's callchain, resolved (once per sample): context
- * markers are applied (they set the cpumode of the entries after them)
- * and dropped. Entry 0 is the sampled ip as the kernel wrote it; callers
- * follow. Returns the number of entries; *out valid until the next record.
+ * The current sample's callchain, resolved (once per sample), callee
+ * first, as perf builds it: the PERF_SAMPLE_CALLCHAIN entries with their
+ * context markers applied (they set the cpumode of the entries after
+ * them) and dropped, then, for a sample with user registers and stack
+ * bytes (--call-graph dwarf), the user frames unwound from them (unwind.h;
+ * callers' entries are return address - 1). With opts.inline_frames an
+ * entry holding inlined functions becomes one entry per function, its
+ * sym marked `inlined` (pm_dso__inline_frames()). Returns the number of
+ * entries; *out valid until the next record.
  */
 size_t pm_session__callchain(struct pm_session *s,
 			     const struct pm_addr_loc **out);
+/* The unwinder's totals so far (NULL before the first dwarf sample). */
+const struct pm_unwind_stats *pm_session__unwind_stats(const struct pm_session *s);
 
 /* Resolve any code address of a thread in a cpumode. */
 void pm_session__resolve(struct pm_session *s, const struct pm_thread *t,

@@ -46,6 +46,9 @@ struct pm_symbol {
 	uint8_t type;		/* enum pm_sym_type */
 	uint8_t bind;		/* enum pm_sym_bind */
 	bool sized;		/* size came from the file, not the fixup */
+	bool inlined;		/* a function inlined into another (made by
+				   pm_dso__inline_frames(); start and end
+				   are those of the function it sits in) */
 	uint32_t seq;		/* order of addition (ties between aliases) */
 };
 
@@ -122,7 +125,8 @@ size_t pm_kallsyms__nr_modules(const struct pm_kallsyms *ks);
 /* The i-th module's perf name, "[ext4]". */
 const char *pm_kallsyms__module_name(const struct pm_kallsyms *ks, size_t i);
 /*
- * Address of a symbol in the file ("_text", "_stext"), 0 if absent. With
+ * Address of a symbol in the file ("_text", "_stext", "_sinittext",
+ * "_einittext": those even where an alias wins the table), 0 if absent. With
  * the address a recording saw for the same symbol (its kernel MMAP pgoff)
  * the caller can relocate: pm_kallsyms__relocate(ks, rec - file).
  */
@@ -188,5 +192,24 @@ int pm_jitmap__parse(const char *buf, size_t len, const char *what,
 
 /* Build id bytes as lowercase hex into buf (2*len+1 bytes). */
 char *pm_build_id__hex(const uint8_t *id, size_t len, char *buf);
+
+/*
+ * The build-id cache, in perf's layout, so that perf and pmprof read
+ * each other's:
+ *	DIR/PATH/HEX/elf		a copy of the file PATH
+ *	DIR/[kernel.kallsyms]/HEX/kallsyms	a copy of /proc/kallsyms
+ *	DIR/.build-id/HE/X...	-> ../../PATH/HEX	(a relative symlink)
+ * DIR is $HOME/.debug unless given. Files are copied, not linked, so
+ * rebuilding a program in place cannot change what the cache holds.
+ */
+/* $HOME/.debug (malloc'ed), or NULL without $HOME. */
+char *pm_buildid_cache__default_dir(void);
+/*
+ * Add one DSO as recorded: name is its path or "[kernel.kallsyms]";
+ * src the file to copy (NULL: name itself, or /proc/kallsyms for the
+ * kernel). 1 added, 0 already there, negative code with err.
+ */
+int pm_buildid_cache__add(const char *dir, const char *name, const char *src,
+			  const uint8_t *id, size_t id_size, struct pm_error *err);
 
 #endif

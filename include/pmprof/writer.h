@@ -206,6 +206,20 @@ int pm_writer__raw(struct pm_writer *w, const void *rec, size_t len,
 int pm_writer__copy_record(struct pm_writer *w, const void *rec, size_t len,
 			   bool big_endian, struct pm_error *err);
 
+/*
+ * From now on, write the kernel's records (types below 64) compressed,
+ * as perf record -z does: one zstd stream at `level` (1-22) in
+ * COMPRESSED records, and the COMPRESSED feature (mmap_len: the size
+ * perf's reader decompresses into, the ring buffer's). The stream is
+ * flushed at every FINISHED_ROUND, before any tool record, at close, and
+ * before more than mmap_len - 4096 bytes have gone in since the last
+ * flush. In pipe mode call it before the first record.
+ */
+int pm_writer__set_compression(struct pm_writer *w, int level, uint32_t mmap_len,
+			       struct pm_error *err);
+/* Write out what the zstd stream holds (COMPRESSED records). */
+int pm_writer__compress_flush(struct pm_writer *w, struct pm_error *err);
+
 /* HEADER_TRACING_DATA (pipe) or the TRACING_DATA feature (file): the
  * tracing blob is self-describing and never byte-swapped. */
 int pm_writer__set_tracing_data(struct pm_writer *w, const void *blob,

@@ -374,6 +374,10 @@ static void deliver(struct pm_hotspot *h, struct pm_session *s,
 			 * sample's level */
 			if (!loc.map)
 				loc.level = ctx->ip.level;
+			/* and an unresolved entry by the address sampled,
+			 * where the sample's own shows its file offset */
+			if (!loc.sym)
+				loc.rel = loc.ip;
 			make_key(h, ctx, &loc, key);
 			e = findnew(hi, words, key, ctx, &loc);
 			if (e->seq != h->seq) {	/* once per sample */
@@ -488,12 +492,15 @@ static int cmp_entries(const void *pa, const void *pb)
 static void set_symbol(struct pm_table *t, size_t row, size_t col,
 		       const struct hot_entry *e, bool bare)
 {
+	/* perf marks a function inlined at the address as " (inlined)" */
 	if (e->sym) {
+		const char *inl = e->sym->inlined ? " (inlined)" : "";
+
 		if (bare)
-			pm_table__set_str(t, row, col, e->sym->name);
+			pm_table__set_strf(t, row, col, "%s%s", e->sym->name, inl);
 		else
-			pm_table__set_strf(t, row, col, "[%c] %s", e->level,
-					   e->sym->name);
+			pm_table__set_strf(t, row, col, "[%c] %s%s", e->level,
+					   e->sym->name, inl);
 	} else if (bare) {
 		pm_table__set_strf(t, row, col, "%#.16" PRIx64, e->addr);
 	} else {

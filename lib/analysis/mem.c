@@ -19,7 +19,7 @@
 struct pm_mem_acc {
 	struct pm_mem_opts opts;
 	struct pm_keymap rows;	/* struct pm_mem_row *, by row key */
-	uint64_t samples, skipped;
+	uint64_t samples, skipped, na;
 	bool any_addr;
 };
 
@@ -71,6 +71,10 @@ int pm_mem_acc__add(struct pm_mem_acc *acc, const struct pm_mem_sample *s)
 	}
 	/* Bits no field covers would split rows that print the same. */
 	pm_mem_src__decode(&src, s->data_src);
+	if (pm_mem_src__is_na(&src)) {
+		acc->na++;
+		return 2;
+	}
 	v = pm_mem_src__encode(&src);
 	pm_strbuf__addf(&key, "%016" PRIx64, v);
 	pm_key__add_str(&key, s->dso);
@@ -109,6 +113,22 @@ uint64_t pm_mem_acc__samples(const struct pm_mem_acc *acc)
 uint64_t pm_mem_acc__skipped(const struct pm_mem_acc *acc)
 {
 	return acc->skipped;
+}
+
+uint64_t pm_mem_acc__na(const struct pm_mem_acc *acc)
+{
+	return acc->na;
+}
+
+bool pm_mem_src__is_na(const struct pm_mem_src *m)
+{
+	return (m->op | PM_MEM_OP_NA) == PM_MEM_OP_NA &&
+	       (m->lvl | PM_MEM_LVL_NA) == PM_MEM_LVL_NA &&
+	       (!m->lvl_num || m->lvl_num == PM_MEM_LVLNUM_NA) &&
+	       (m->snoop | PM_MEM_SNOOP_NA) == PM_MEM_SNOOP_NA && !m->snoopx &&
+	       (m->lock | PM_MEM_LOCK_NA) == PM_MEM_LOCK_NA &&
+	       (m->dtlb | PM_MEM_TLB_NA) == PM_MEM_TLB_NA &&
+	       (m->blk | PM_MEM_BLK_NA) == PM_MEM_BLK_NA && !m->hops && !m->remote;
 }
 
 int pm_mem_sort__parse(const char *s, enum pm_mem_sort *out)
@@ -307,6 +327,7 @@ void pm_mem_acc__write_json(const struct pm_mem_acc *acc, struct pm_json *j)
 	pm_json__begin_object(j);
 	pm_json__kv_u64(j, "samples", acc->samples);
 	pm_json__kv_u64(j, "skipped", acc->skipped);
+	pm_json__kv_u64(j, "na", acc->na);
 	pm_json__key(j, "rows");
 	pm_json__begin_array(j);
 	rows = pm_mem_acc__rows(acc, &nr);
@@ -346,7 +367,8 @@ int pm_mem_acc__render(const struct pm_mem_acc *acc, FILE *out,
 		break;
 	case PM_TABLE_TEXT:
 		fprintf(out, "%" PRIu64 " samples with a data source, %" PRIu64
-			" without\n\n", acc->samples, acc->skipped);
+			" whose data source is N/A (no field known), %" PRIu64 " without\n\n",
+			acc->samples, acc->na, acc->skipped);
 		/* fall through */
 	case PM_TABLE_CSV:
 	case PM_TABLE_TSV:

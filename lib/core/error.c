@@ -15,6 +15,7 @@ static int negative(int code)
 static void vfill(struct pm_error *err, int code, const char *fmt, va_list ap)
 {
 	err->code = negative(code);
+	err->part[0] = '\0';
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 }
 

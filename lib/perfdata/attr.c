@@ -163,9 +163,15 @@ int pm_attr__decode(struct pm_attr *attr, const void *buf, size_t len,
 		return pm_error__fmt(err, PM_ETRUNC,
 				     "attr needs at least 8 bytes, has %zu", len);
 	size = pm_load32(b + 4, swap);
+	if (size && (size < PM_ATTR_SIZE_VER0 || size > PM_ATTR_SIZE_MAX))
+		return pm_error__fmt(err, PM_EFORMAT,
+				     "attr size %u is not a perf_event_attr size (%u to %u bytes)",
+				     size, PM_ATTR_SIZE_VER0, PM_ATTR_SIZE_MAX);
 	avail = size ? size : PM_ATTR_SIZE_VER0;
 	if (avail > len)
-		avail = len;
+		return pm_error__fmt(err, PM_EFORMAT,
+				     "attr size %zu is larger than the %zu bytes it has",
+				     avail, len);
 
 	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 		const struct attr_field *f = &fields[i];

@@ -175,9 +175,11 @@ static void parse_event_desc(struct cursor *c, struct pm_features *f)
 
 	if (c->failed)
 		return;
-	if (asize < 8 || asize > c->len) {
+	if (asize < PM_ATTR_SIZE_VER0 || asize > PM_ATTR_SIZE_MAX ||
+	    asize > c->len) {
 		pm_error__at(c->err, PM_EFORMAT, c->base + 4,
-			     "EVENT_DESC attr size %u is invalid", asize);
+			     "EVENT_DESC attr size %u is invalid (%u to %u bytes)",
+			     asize, PM_ATTR_SIZE_VER0, PM_ATTR_SIZE_MAX);
 		c->failed = true;
 		return;
 	}
@@ -190,8 +192,15 @@ static void parse_event_desc(struct cursor *c, struct pm_features *f)
 
 		if (!need(c, asize))
 			break;
-		pm_attr__decode(&d->attr, c->p + c->pos, asize, c->r->big_endian,
-				NULL);
+		if (pm_attr__decode(&d->attr, c->p + c->pos, asize,
+				    c->r->big_endian, c->err)) {
+			if (c->err) {
+				c->err->has_offset = true;
+				c->err->offset = c->base + c->pos;
+			}
+			c->failed = true;
+			break;
+		}
 		c->pos += asize;
 		f->nr_event_desc = i + 1;
 		nids = get_u32(c);
@@ -382,6 +391,9 @@ int pm_features__parse(struct pm_reader *r, unsigned int feat,
 		break;
 	case PM_FEAT_CLOCKID:
 		f->clockid_res_ns = get_u64(&c);
+		break;
+	case PM_FEAT_DIR_FORMAT:
+		f->dir_format_version = get_u64(&c);
 		break;
 	case PM_FEAT_CLOCK_DATA:
 		f->clock_data.version = get_u32(&c);

@@ -40,6 +40,9 @@ const uint8_t *pm_source__get(struct pm_source *s, uint64_t off, size_t len,
 void pm_source__release(struct pm_source *s, uint64_t off);
 bool pm_source__is_stream(const struct pm_source *s);
 void pm_source__close(struct pm_source *s);
+/* Map `size` bytes of a regular file (none: an empty mapping). */
+int pm_source__map(struct pm_source *s, int fd, uint64_t size,
+		   struct pm_error *err);
 
 /* id -> event index, with ID_INDEX's cpu and tid when known. */
 struct pm_id_entry {
@@ -59,26 +62,19 @@ void pm_idmap__release(struct pm_idmap *m);
 struct pm_id_entry *pm_idmap__find(const struct pm_idmap *m, uint64_t id);
 struct pm_id_entry *pm_idmap__insert(struct pm_idmap *m, uint64_t id);
 
-struct pm_reader {
-	char *name;
+/*
+ * One file's run of records: the recording's own file (or pipe), or one
+ * file of a directory recording. Each has its own bytes, position and
+ * decompression stream, so the files of a directory can be walked apart
+ * (by other threads: nothing here is shared).
+ */
+struct pm_stream {
 	struct pm_source src;
-	bool pipe;		/* header size 16: records start at 16 */
-	bool swap;		/* file order != host order */
-	bool big_endian;	/* the file's order */
-	bool interrupted;
-	struct pm_file_header hdr;
-
+	uint32_t part;		/* its index among the reader's parts */
+	bool interrupted;	/* a partial record at the end ends it */
 	uint64_t first_record;	/* offset of the first record */
 	uint64_t pos;		/* offset of the next record */
 	uint64_t data_end;	/* UINT64_MAX: to the end of the input */
-
-	struct pm_event **events;
-	size_t nr_events, alloc_events;
-	struct pm_idmap ids;
-	int id_pos;		/* u64 index of the id in a sample, -1: none */
-	int is_pos;		/* u64 index from the end of a trailer */
-
-	struct pm_features feat;
 
 	/* Decompression: COMPRESSED payloads feed one stream per file. */
 	ZSTD_DStream *zds;
@@ -88,6 +84,31 @@ struct pm_reader {
 	uint8_t *zbuf;		/* decompressed, not yet returned */
 	size_t zpos, zlen, zalloc;
 	uint64_t zbase;		/* decompressed-stream offset of zbuf[0] */
+};
+
+struct pm_dir;
+
+struct pm_reader {
+	char *name;
+	struct pm_stream main;	/* the file, or a directory's DIR/data */
+	struct pm_dir *dir;	/* the data.N files of a directory, or NULL */
+	bool pipe;		/* header size 16: records start at 16 */
+	bool swap;		/* file order != host order */
+	bool big_endian;	/* the file's order */
+	bool interrupted;
+	struct pm_file_header hdr;
+
+	struct pm_event **events;
+	size_t nr_events, alloc_events;
+	struct pm_idmap ids;
+	int id_pos;		/* u64 index of the id in a sample, -1: none */
+	int is_pos;		/* u64 index from the end of a trailer */
+	int time_pos;		/* u64 index of a sample's TIME when every
+				   event has it there, else one of: */
+#define PM_TIME_POS_LOOKUP (-1)	/* the events differ: ask the sample's */
+#define PM_TIME_POS_NONE (-2)	/* no event samples TIME */
+
+	struct pm_features feat;
 
 	/* Scratch the parsers hand out pointers into. */
 	struct pm_read_value *rv;
@@ -101,6 +122,39 @@ struct pm_reader {
 	char *str;
 	size_t str_alloc;
 };
+
+/*
+ * A stream's next record: 1 and *rec (rec->part set), 0 at its end, < 0
+ * on error (err names the offset in that file). COMPRESSED records are
+ * returned, then the records they hold. Reads the reader's byte order,
+ * pipe flag and nothing else of it: safe beside other streams' walks.
+ */
+int pm_stream__next(const struct pm_reader *r, struct pm_stream *st,
+		    struct pm_record *rec, struct pm_error *err);
+void pm_stream__rewind(struct pm_stream *st);
+void pm_stream__release(struct pm_stream *st);
+
+/* Apply what pipe-mode header records, EVENT_UPDATE and ID_INDEX say. */
+int pm_reader__apply_header_record(struct pm_reader *r,
+				   const struct pm_record *rec,
+				   struct pm_error *err);
+
+/* "dir/name", malloc()ed. */
+char *pm_path_join(const char *dir, const char *name);
+
+/* Directory recordings (dir.c): open the data.N files beside DIR/data
+ * (for DIR_FORMAT or an interrupted header; without data.N files the
+ * latter stays a one-file recording), merge their records; free. */
+int pm_dir__open(struct pm_reader *r, const char *path,
+		 const struct pm_reader_opts *opts, struct pm_error *err);
+int pm_dir__next(struct pm_reader *r, struct pm_record *rec,
+		 struct pm_error *err);
+int pm_dir__rewind(struct pm_reader *r, struct pm_error *err);
+void pm_dir__delete(struct pm_dir *d);
+size_t pm_dir__nr_parts(const struct pm_dir *d);
+const struct pm_stream *pm_dir__part(const struct pm_dir *d, size_t i);
+const char *pm_dir__part_name(const struct pm_dir *d, size_t i);
+unsigned int pm_dir__decode_threads(const struct pm_dir *d);
 
 /* Feature payload parsing (file sections and pipe HEADER_FEATURE). */
 int pm_features__parse(struct pm_reader *r, unsigned int feat,

@@ -327,7 +327,7 @@ int pm_rec__time_conv(struct pm_reader *r, const struct pm_record *rec,
 	return 0;
 }
 
-int pm_rec__compressed(struct pm_reader *r, const struct pm_record *rec,
+int pm_rec__compressed(const struct pm_reader *r, const struct pm_record *rec,
 		       struct pm_rec_compressed *c, struct pm_error *err)
 {
 	if (rec->type == PM_RECORD_COMPRESSED2) {

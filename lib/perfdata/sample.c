@@ -172,7 +172,7 @@ static void parse_regs(struct walk *w, struct pm_reader *r, uint64_t mask,
 	w->p += 8ULL * n;
 }
 
-static const struct pm_event *event_of_sample(struct pm_reader *r,
+static const struct pm_event *event_of_sample(const struct pm_reader *r,
 					      const struct pm_record *rec)
 {
 	const struct pm_id_entry *e;
@@ -333,41 +333,98 @@ static bool has_trailer(uint32_t type)
 	return type != PM_RECORD_SAMPLE && type < PM_RECORD_KERNEL_MAX;
 }
 
+#define TRAILER_BITS (PM_SAMPLE_TID | PM_SAMPLE_TIME | PM_SAMPLE_ID | \
+		      PM_SAMPLE_STREAM_ID | PM_SAMPLE_CPU | PM_SAMPLE_IDENTIFIER)
+
+/* The event a non-sample record's trailer names (NULL: no trailer). */
+static const struct pm_event *event_of_trailer(const struct pm_reader *r,
+					       const struct pm_record *rec)
+{
+	size_t body = pm_record__body_len(rec);
+	const struct pm_id_entry *e;
+
+	if (!has_trailer(rec->type) || !r->nr_events ||
+	    !pm_attr__flag(&r->events[0]->attr, PM_ATTR_SAMPLE_ID_ALL))
+		return NULL;
+	if (r->nr_events == 1 || r->is_pos <= 0 || (size_t)r->is_pos * 8 > body)
+		return r->events[0];
+	e = pm_idmap__find(&r->ids, pm_load64(rec->data + rec->size -
+					      8 * (size_t)r->is_pos, r->swap));
+	return e ? r->events[e->idx] : r->events[0];
+}
+
+/* The trailer's size for its event's sample_type, checked against rec. */
+static int trailer_size(const struct pm_record *rec, uint64_t st, size_t *n,
+			struct pm_error *err)
+{
+	*n = 8 * (size_t)__builtin_popcountll(st);
+	if (*n > pm_record__body_len(rec))
+		return pm_error__at(err, PM_EFORMAT, rec->offset,
+				    "%s record (%u bytes) is too short for its sample_id trailer (%zu bytes)",
+				    pm_record_type_name(rec->type), rec->size, *n);
+	return 0;
+}
+
+int pm_reader__record_time(const struct pm_reader *r,
+			   const struct pm_record *rec, uint64_t *time,
+			   struct pm_error *err)
+{
+	const struct pm_event *ev;
+	uint64_t st;
+	size_t pos, n;
+	int ret;
+
+	if (rec->type == PM_RECORD_SAMPLE) {
+		/* TIME follows IDENTIFIER, IP and TID: where, all events
+		 * usually agree (time_pos); else their own sample_type says. */
+		if (r->time_pos == PM_TIME_POS_NONE)
+			return 0;
+		if (r->time_pos >= 0) {
+			pos = (size_t)r->time_pos;
+		} else {
+			ev = event_of_sample(r, rec);
+			st = ev ? ev->attr.sample_type : 0;
+			if (!(st & PM_SAMPLE_TIME))
+				return 0;
+			pos = (size_t)__builtin_popcountll(st & (PM_SAMPLE_IDENTIFIER |
+						PM_SAMPLE_IP | PM_SAMPLE_TID));
+		}
+		if (8 + 8 * pos + 8 > rec->size)
+			return 0;
+		*time = pm_load64(rec->data + 8 + 8 * pos, r->swap);
+		return 1;
+	}
+	ev = event_of_trailer(r, rec);
+	if (!ev)
+		return 0;
+	st = ev->attr.sample_type & TRAILER_BITS;
+	if (!(st & PM_SAMPLE_TIME))
+		return 0;
+	ret = trailer_size(rec, st, &n, err);
+	if (ret)
+		return ret;
+	*time = pm_load64(rec->data + rec->size - n + 8 * !!(st & PM_SAMPLE_TID),
+			  r->swap);
+	return 1;
+}
+
 int pm_reader__parse_sample_id(struct pm_reader *r,
 			       const struct pm_record *rec,
 			       struct pm_sample_id *sid, struct pm_error *err)
 {
-	const struct pm_event *ev = NULL;
-	const struct pm_attr *attr;
-	size_t body = pm_record__body_len(rec), n;
+	const struct pm_event *ev = event_of_trailer(r, rec);
 	struct walk w = { .r = r, .rec = rec, .err = err };
 	uint64_t st;
+	size_t n;
+	int ret;
 
 	memset(sid, 0, sizeof(*sid));
-	if (!has_trailer(rec->type) || !r->nr_events)
+	if (!ev)
 		return 0;
-	if (!pm_attr__flag(&r->events[0]->attr, PM_ATTR_SAMPLE_ID_ALL))
-		return 0;
-	if (r->nr_events == 1) {
-		ev = r->events[0];
-	} else if (r->is_pos > 0 && (size_t)r->is_pos * 8 <= body) {
-		uint64_t id = pm_load64(rec->data + rec->size - 8 * (size_t)r->is_pos,
-					r->swap);
-		const struct pm_id_entry *e = pm_idmap__find(&r->ids, id);
-
-		ev = e ? r->events[e->idx] : r->events[0];
-	} else {
-		ev = r->events[0];
-	}
-	attr = &ev->attr;
-	st = attr->sample_type & (PM_SAMPLE_TID | PM_SAMPLE_TIME | PM_SAMPLE_ID |
-				  PM_SAMPLE_STREAM_ID | PM_SAMPLE_CPU |
-				  PM_SAMPLE_IDENTIFIER);
-	n = 8 * (size_t)__builtin_popcountll(st);
-	if (n > body)
-		return pm_error__at(err, PM_EFORMAT, rec->offset,
-				    "%s record (%u bytes) is too short for its sample_id trailer (%zu bytes)",
-				    pm_record_type_name(rec->type), rec->size, n);
+	st = ev->attr.sample_type & TRAILER_BITS;
+	ret = trailer_size(rec, st, &n, err);
+	if (ret)
+		return ret;
 	w.p = rec->data + rec->size - n;
 	w.end = rec->data + rec->size;
 	sid->event = ev;

@@ -32,18 +32,21 @@ void pm_source__release(struct pm_source *s, uint64_t off)
 	s->buf_base += drop;
 }
 
-/* Read until the window holds `want` bytes or the input ends. */
+/*
+ * Read until the window holds `want` bytes or the input ends. The window
+ * grows only as bytes arrive (doubling when full), never to `want` up
+ * front: a length in the stream (a 4 GB TRACING_DATA payload) cannot make
+ * it allocate more than twice what the stream really holds.
+ */
 static int fill(struct pm_source *s, size_t want, struct pm_error *err)
 {
-	if (want > s->buf_alloc) {
-		size_t n = s->buf_alloc ? s->buf_alloc : 1 << 16;
-
-		while (n < want)
-			n *= 2;
-		s->buf = pm_realloc(s->buf, n);
-		s->buf_alloc = n;
-	}
 	while (s->buf_len < want && !s->eof) {
+		if (s->buf_len == s->buf_alloc) {
+			size_t n = s->buf_alloc ? s->buf_alloc * 2 : 1 << 16;
+
+			s->buf = pm_realloc(s->buf, n);
+			s->buf_alloc = n;
+		}
 		/* Read generously: fewer syscalls on a pipe. */
 		ssize_t got = read(s->fd, s->buf + s->buf_len,
 				   s->buf_alloc - s->buf_len);
@@ -127,6 +130,30 @@ const uint8_t *pm_source__get(struct pm_source *s, uint64_t off, size_t len,
 	if (avail)
 		*avail = s->buf_len - rel;
 	return s->buf + rel;
+}
+
+int pm_source__map(struct pm_source *s, int fd, uint64_t size,
+		   struct pm_error *err)
+{
+	static const uint8_t empty[1];
+	void *m;
+
+	if (!size) {
+		s->map = empty;
+		s->map_size = 0;
+		return 0;
+	}
+	if (size > SIZE_MAX)
+		return pm_error__fmt(err, EFBIG, "cannot map %" PRIu64 " bytes",
+				     size);
+	m = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED)
+		return pm_error__fmt(err, errno, "cannot map: %s", strerror(errno));
+	madvise(m, (size_t)size, MADV_SEQUENTIAL);
+	s->map = m;
+	s->map_size = (size_t)size;
+	s->unmap = true;
+	return 0;
 }
 
 void pm_source__close(struct pm_source *s)

@@ -25,6 +25,8 @@ void pm_wbuf__pad8(struct pm_wbuf *b);
 /* perf's header string: u32 len, bytes, NUL, zero padding to 64. */
 void pm_wbuf__string(struct pm_wbuf *b, const char *s, bool swap);
 
+struct pm_wz;
+
 struct pm_writer_feature {
 	bool set;
 	struct pm_wbuf payload;		/* encoded in the output order */
@@ -58,12 +60,20 @@ struct pm_writer {
 	bool want_hostname;		/* file mode: HOSTNAME even if unset */
 
 	struct pm_wbuf rec;		/* scratch for one record */
+	struct pm_wz *z;		/* -z: the zstd stream (writer-compress.c) */
 	struct pm_wbuf build_ids;	/* BUILD_ID payload so far */
 };
 
 /* Append to the output stream (flushing to the fd as it fills). */
 int pm_writer__emit(struct pm_writer *w, const void *p, size_t len,
 		    struct pm_error *err);
+/* Append a whole record: through the zstd stream when compression is on
+ * and it is a kernel record, else plain (writer-compress.c). */
+int pm_writer__emit_record(struct pm_writer *w, const void *rec, size_t len,
+			   struct pm_error *err);
+/* Before close: the last COMPRESSED records and the final ratio. */
+int pm_writer__compress_end(struct pm_writer *w, struct pm_error *err);
+void pm_writer__compress_free(struct pm_writer *w);
 /* Lay out the start of the output; called before the first record. */
 int pm_writer__begin(struct pm_writer *w, struct pm_error *err);
 /* Emit w->rec as a record after patching its size. */

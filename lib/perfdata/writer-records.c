@@ -257,7 +257,7 @@ int pm_writer__raw(struct pm_writer *w, const void *rec, size_t len,
 	ret = begin(w, err);
 	if (ret)
 		return ret;
-	return pm_writer__emit(w, rec, len, err);
+	return pm_writer__emit_record(w, rec, len, err);
 }
 
 /* ---- SAMPLE --------------------------------------------------------- */

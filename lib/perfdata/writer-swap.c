@@ -285,5 +285,5 @@ int pm_writer__copy_record(struct pm_writer *w, const void *rec, size_t len,
 				     pm_record_type_name(type), len);
 	if (trailer)
 		swap_trailer(p + len - trailer, ev->attr.sample_type);
-	return pm_writer__emit(w, p, len, err);
+	return pm_writer__emit_record(w, p, len, err);
 }

@@ -253,6 +253,7 @@ void pm_writer__delete(struct pm_writer *w)
 	pm_wbuf__free(&w->out);
 	pm_wbuf__free(&w->rec);
 	pm_wbuf__free(&w->build_ids);
+	pm_writer__compress_free(w);
 	pm_outfile__abort(w->file);	/* no half-written file */
 	free(w->name);
 	free(w);
@@ -313,6 +314,12 @@ const struct pm_event *pm_writer__event(const struct pm_writer *w, size_t idx)
 
 /* ---- layout --------------------------------------------------------- */
 
+/*
+ * The on-disk attr size: the option's, else the largest an event says,
+ * up to the largest pmprof encodes (bytes past it would all be zeros: an
+ * event's size field, which may come from a file, never sizes the output
+ * beyond that).
+ */
 static uint32_t choose_attr_size(const struct pm_writer *w)
 {
 	uint32_t size = w->attr_size_opt;
@@ -321,7 +328,7 @@ static uint32_t choose_attr_size(const struct pm_writer *w)
 	if (size)
 		return size;
 	for (i = 0; i < w->nr_events; i++) {
-		uint32_t s = w->events[i].attr.size;
+		uint32_t s = PM_MIN(w->events[i].attr.size, PM_ATTR_SIZE_KNOWN);
 
 		if (s > size)
 			size = s;
@@ -355,7 +362,8 @@ int pm_writer__emit_rec(struct pm_writer *w, struct pm_error *err)
 				     "%s: a record of %zu bytes does not fit header.size (at most 65535)",
 				     w->name, w->rec.len);
 	pm_store16(w->rec.data + 6, (uint16_t)w->rec.len, w->swap);
-	return pm_writer__emit(w, w->rec.data, w->rec.len, err);
+	/* pipe header records go out before compression can be on */
+	return pm_writer__emit_record(w, w->rec.data, w->rec.len, err);
 }
 
 /*
@@ -567,6 +575,8 @@ static int finish(struct pm_writer *w, struct pm_error *err)
 {
 	int ret = pm_writer__begin(w, err);
 
+	if (!ret)
+		ret = pm_writer__compress_end(w, err);
 	if (ret)
 		return ret;
 	if (!w->pipe)

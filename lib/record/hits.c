@@ -239,40 +239,50 @@ out:
 	return ret;
 }
 
-int pm_hits__write_build_ids(struct pm_hits *d, struct pm_writer *w,
-			     struct pm_error *err)
+void pm_hits__clear_hits(struct pm_hits *d)
 {
-	struct pm_build_id_entry b;
 	size_t i;
-	int ret;
+
+	d->kernel_hit = false;
+	for (i = 0; i < d->nr_dsos; i++)
+		d->dsos[i].hit = false;
+}
+
+size_t pm_hits__build_ids(struct pm_hits *d, struct pm_build_id_entry **out)
+{
+	struct pm_build_id_entry *v = pm_calloc(d->nr_dsos + 1, sizeof(*v));
+	size_t i, n = 0;
 
 	if (d->kernel_hit) {
-		int n;
+		int len = pm_kernel__host_build_id(NULL, v[n].build_id, sizeof(v[n].build_id), NULL);
 
-		memset(&b, 0, sizeof(b));
-		n = pm_kernel__host_build_id(NULL, b.build_id, sizeof(b.build_id), NULL);
-		if (n > 0) {
-			b.size = (uint8_t)n;
-			b.misc = PM_MISC_KERNEL;
-			b.pid = -1;
-			b.filename = (char *)"[kernel.kallsyms]";
-			ret = pm_writer__add_build_id(w, &b, err);
-			if (ret)
-				return ret;
+		if (len > 0) {
+			v[n].size = (uint8_t)len;
+			v[n].misc = PM_MISC_KERNEL;
+			v[n].pid = -1;
+			v[n++].filename = (char *)"[kernel.kallsyms]";
 		}
 	}
 	for (i = 0; i < d->nr_dsos; i++) {
-		if (!d->dsos[i].hit)
+		if (!d->dsos[i].hit || pm_read_build_id(d->dsos[i].path, v[n].build_id, &v[n].size))
 			continue;
-		memset(&b, 0, sizeof(b));
-		if (pm_read_build_id(d->dsos[i].path, b.build_id, &b.size))
-			continue;
-		b.misc = PM_MISC_USER;
-		b.pid = -1;
-		b.filename = d->dsos[i].path;
-		ret = pm_writer__add_build_id(w, &b, err);
-		if (ret)
-			return ret;
+		v[n].misc = PM_MISC_USER;
+		v[n].pid = -1;
+		v[n++].filename = d->dsos[i].path;
 	}
-	return 0;
+	*out = v;
+	return n;
+}
+
+int pm_hits__write_build_ids(struct pm_hits *d, struct pm_writer *w,
+			     struct pm_error *err)
+{
+	struct pm_build_id_entry *v;
+	size_t n = pm_hits__build_ids(d, &v), i;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++)
+		ret = pm_writer__add_build_id(w, &v[i], err);
+	free(v);
+	return ret;
 }

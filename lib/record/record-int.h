@@ -48,6 +48,11 @@ void pm_hits__fork(struct pm_hits *d, uint32_t pid, uint32_t ppid);
 /* exec: the old maps are gone. */
 void pm_hits__exec(struct pm_hits *d, uint32_t pid);
 void pm_hits__hit(struct pm_hits *d, uint32_t pid, uint64_t ip, int cpumode);
+/* Forget which DSOs were hit (a new file), keep the maps. */
+void pm_hits__clear_hits(struct pm_hits *d);
+/* The build ids of every DSO hit that has one (the kernel's first, if
+ * hit); free(*out). Filenames point into d. */
+size_t pm_hits__build_ids(struct pm_hits *d, struct pm_build_id_entry **out);
 /* BUILD_ID entries for every DSO hit whose build id can be read. */
 int pm_hits__write_build_ids(struct pm_hits *d, struct pm_writer *w,
 			     struct pm_error *err);

@@ -31,6 +31,7 @@
 #include "pmprof/hfprobe.h"
 #include "pmprof/outfile.h"
 #include "pmprof/records.h"
+#include "pmprof/symbols.h"
 #include "pmprof/util.h"
 
 #define DEFAULT_PAGES 512		/* 2 MB per ring: nothing lost at 100k samples/s */
@@ -102,8 +103,12 @@ struct pm_recorder {
 	bool stopping, done, started, finished;
 	uint64_t stop_ns;
 	bool round_dirty;
+	uint64_t enable_at;		/* -D: monotonic ns to enable the events; 0 done */
+	struct pm_writer_opts wo;	/* for the files --switch-output opens */
 	struct pm_kernel_text ktext;
 };
+
+static int arm_bursts(struct pm_recorder *r, struct pm_error *err);
 
 /* ---- small helpers ---- */
 
@@ -435,6 +440,7 @@ static void configure_events(struct pm_recorder *r)
 		bool leader = e->group_leader == (int)i;
 
 		re->spec = e;
+		re->dummy = e->tracking_dummy;
 		re->leader = e->group_leader;
 		re->nr_members = e->nr_members;
 		re->hf = e->attr.hf_sample_period != 0;
@@ -525,9 +531,11 @@ static void configure_events(struct pm_recorder *r)
 			r->ev[i].open.sample_type |= PM_SAMPLE_ID;
 			r->ev[i].file.sample_type |= PM_SAMPLE_ID;
 		}
-		add_dummy(r, thread_target, thread_target && r->workload_only);
+		/* -D brought its own tracking dummy: that one stays */
+		if (!r->ev[l->nr - 1].dummy)
+			add_dummy(r, thread_target, thread_target && r->workload_only);
 		for (i = 0; i < l->nr; i++)
-			for (k = 0; k < PM_ARRAY_SIZE(track); k++) {
+			for (k = 0; k < PM_ARRAY_SIZE(track) && !r->ev[i].dummy; k++) {
 				pm_attr__set_flag(&r->ev[i].open, track[k], false);
 				pm_attr__set_flag(&r->ev[i].file, track[k], false);
 			}
@@ -1159,6 +1167,84 @@ static int drain(struct pm_recorder *r, struct pm_error *err)
 
 /* ---- the API ---- */
 
+/*
+ * The output file up to the first ring record: header, attrs, features,
+ * tracing data, id index, the kernel's and the targets' maps. Again (a
+ * --switch-output file) also synthesizes the running workload, whose
+ * exec the new file did not see.
+ */
+static int open_output(struct pm_recorder *r, const struct pm_writer_opts *wo, bool again,
+		       struct pm_error *err)
+{
+	struct pm_outfile_opts fo = { .sz = sizeof(fo), .keep_old = !again };
+	int ret;
+
+	/* the file: PATH.PID.partial until close_output renames it (outfile.h) */
+	ret = pm_outfile__open(&r->file, r->output, &fo, err);
+	if (ret)
+		return ret;
+	ret = pm_writer__open_fd(&r->w, pm_outfile__fd(r->file), pm_outfile__name(r->file), wo, err);
+	if (ret)
+		return ret;
+	if ((ret = write_events(r, err)))
+		return ret;
+	if ((ret = pm_synth__system_features(r->w, err)))
+		return ret;
+	if ((ret = write_tracing_data(r, err)))
+		return ret;
+	if (r->o.cmdline_argc &&
+	    (ret = pm_writer__set_cmdline(r->w, r->o.cmdline_argc, r->o.cmdline_argv, err)))
+		return ret;
+	{
+		struct timespec res = { 0, 1 };
+
+		clock_getres(r->clockid, &res);
+		ret = pm_writer__set_clockid(r->w, (uint64_t)res.tv_sec * 1000000000ULL +
+					     (uint64_t)res.tv_nsec, err);
+		if (ret)
+			return ret;
+	}
+	if ((ret = write_id_index(r, err)))
+		return ret;
+	if ((ret = pm_synth__kernel_mmap(r->w, &r->ktext, err)))
+		return ret;
+	if (r->o.system_wide || r->o.cpu_list) {
+		ret = pm_synth__all(r->w, r->hits, err);
+	} else if (again && r->child > 0 && !r->st.workload_exited) {
+		/* a new file (--switch-output): the workload as it is now */
+		ret = pm_synth__process(r->w, r->hits, (int)r->child, err);
+	} else if (r->o.pid_list || r->o.tid_list) {
+		int i, last = -1;
+
+		for (i = 0; i < r->nr_threads && !ret; i++) {
+			char path[64], line[128];
+			FILE *f;
+			int tgid = r->threads[i];
+
+			snprintf(path, sizeof(path), "/proc/%d/status", r->threads[i]);
+			f = fopen(path, "r");
+			if (f) {
+				while (fgets(line, sizeof(line), f))
+					if (sscanf(line, "Tgid: %d", &tgid) == 1)
+						break;
+				fclose(f);
+			}
+			if (tgid != last)
+				ret = pm_synth__process(r->w, r->hits, tgid, err);
+			last = tgid;
+		}
+	}
+	if (ret)
+		return ret;
+	r->have_time = false;
+	/* -z: what the rings bring from now on, as perf compresses it */
+	if (r->o.compression_level &&
+	    (ret = pm_writer__set_compression(r->w, r->o.compression_level,
+					      (r->pages + 1) * (uint32_t)sysconf(_SC_PAGESIZE), err)))
+		return ret;
+	return pm_writer__flush(r->w, err);
+}
+
 int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 		   struct pm_error *err)
 {
@@ -1277,67 +1363,15 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 	}
 	if (ret)
 		goto fail;
-	/* the file: PATH.PID.partial until finish renames it (see outfile.h) */
+	if (pipe_out && o->compression_level) {
+		ret = pm_error__fmt(err, PM_EUSAGE, "-z: compressed records need a file (-o FILE), "
+				    "not standard output");
+		goto fail;
+	}
 	pm_rec_leftovers__partials(r->output, o->note, o->note_ctx);
-	{
-		struct pm_outfile_opts fo = { .sz = sizeof(fo), .keep_old = true };
-
-		ret = pm_outfile__open(&r->file, r->output, &fo, err);
-	}
-	if (ret)
-		goto fail;
 	wo.pipe = pipe_out;
-	ret = pm_writer__open_fd(&r->w, pm_outfile__fd(r->file),
-				 pm_outfile__name(r->file), &wo, err);
-	if (ret)
-		goto fail;
-	if ((ret = write_events(r, err)))
-		goto fail;
-	if ((ret = pm_synth__system_features(r->w, err)))
-		goto fail;
-	if ((ret = write_tracing_data(r, err)))
-		goto fail;
-	if (o->cmdline_argc &&
-	    (ret = pm_writer__set_cmdline(r->w, o->cmdline_argc, o->cmdline_argv, err)))
-		goto fail;
-	{
-		struct timespec res = { 0, 1 };
-
-		clock_getres(r->clockid, &res);
-		ret = pm_writer__set_clockid(r->w, (uint64_t)res.tv_sec * 1000000000ULL +
-					     (uint64_t)res.tv_nsec, err);
-		if (ret)
-			goto fail;
-	}
-	if ((ret = write_id_index(r, err)))
-		goto fail;
-	if ((ret = pm_synth__kernel_mmap(r->w, &r->ktext, err)))
-		goto fail;
-	if (o->system_wide || o->cpu_list) {
-		ret = pm_synth__all(r->w, r->hits, err);
-	} else if (o->pid_list || o->tid_list) {
-		int i, last = -1;
-
-		for (i = 0; i < r->nr_threads && !ret; i++) {
-			char path[64], line[128];
-			FILE *f;
-			int tgid = r->threads[i];
-
-			snprintf(path, sizeof(path), "/proc/%d/status", r->threads[i]);
-			f = fopen(path, "r");
-			if (f) {
-				while (fgets(line, sizeof(line), f))
-					if (sscanf(line, "Tgid: %d", &tgid) == 1)
-						break;
-				fclose(f);
-			}
-			if (tgid != last)
-				ret = pm_synth__process(r->w, r->hits, tgid, err);
-			last = tgid;
-		}
-	}
-	if (!ret)
-		ret = pm_writer__flush(r->w, err);
+	r->wo = wo;
+	ret = open_output(r, &wo, false, err);
 	if (ret)
 		goto fail;
 	r->st.bytes = pm_writer__offset(r->w);
@@ -1367,22 +1401,42 @@ static int arm_bursts(struct pm_recorder *r, struct pm_error *err)
 	return 0;
 }
 
-int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
+/* Enable the leaders that wait for us (not for an exec); with -D only
+ * the tracking dummy at the start, the others when the delay is over. */
+static void enable_leaders(struct pm_recorder *r, bool dummies)
 {
 	size_t i;
-	int ret;
 
-	r->started = true;
 	for (i = 0; i < r->nr_inst; i++) {
 		struct instance *in = &r->inst[i];
 		struct rec_event *re = &r->ev[in->ev];
 
-		if (re->leader != in->ev || re->burst)
+		if (re->leader != in->ev || re->burst || re->dummy != dummies)
 			continue;
 		if (!pm_attr__flag(&re->open, PM_ATTR_ENABLE_ON_EXEC) &&
 		    pm_attr__flag(&re->open, PM_ATTR_DISABLED))
 			ioctl(in->fd, PERF_EVENT_IOC_ENABLE, 0);
 	}
+}
+
+/* -D: the delay is over; 1 if the events were enabled now. */
+static int end_delay(struct pm_recorder *r, struct pm_error *err)
+{
+	if (!r->enable_at || clock_ns(CLOCK_MONOTONIC) < r->enable_at)
+		return 0;
+	r->enable_at = 0;
+	enable_leaders(r, false);
+	return arm_bursts(r, err);
+}
+
+int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
+{
+	int ret;
+
+	r->started = true;
+	enable_leaders(r, true);
+	if (!r->o.delay_ms)
+		enable_leaders(r, false);
 	/*
 	 * Bursts are armed before the command is released, not once its exec
 	 * is done: the recorder is not always scheduled as soon as the exec
@@ -1392,9 +1446,9 @@ int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
 	 * instructions; the exec too for events that count the kernel), and
 	 * its sample, which is not written, is the only one that can fall
 	 * there: the burst after it is armed once the exec has closed err_fd.
+	 * With -D they are armed when the delay is over (end_delay).
 	 */
-	ret = arm_bursts(r, err);
-	if (ret)
+	if (!r->o.delay_ms && (ret = arm_bursts(r, err)))
 		return ret;
 	if (r->child > 0) {
 		int e = 0;
@@ -1417,7 +1471,84 @@ int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
 					     strerror(e));
 		}
 	}
+	/* -D counts from the program's start, as perf's */
+	if (r->o.delay_ms)
+		r->enable_at = clock_ns(CLOCK_MONOTONIC) + (uint64_t)r->o.delay_ms * 1000000ULL;
 	return 0;
+}
+
+static void fill_buildid_cache(struct pm_recorder *r);
+
+/* The end of one output file: sample times, build ids (and the cache),
+ * the features and the header. */
+static int close_output(struct pm_recorder *r, struct pm_error *err)
+{
+	int ret;
+
+	if (r->have_time && !pm_writer__is_pipe(r->w))
+		pm_writer__set_sample_time(r->w, r->first_time, r->last_time, NULL);
+	if (!pm_writer__is_pipe(r->w)) {
+		ret = pm_hits__write_build_ids(r->hits, r->w, err);
+		if (ret)
+			return ret;
+	}
+	if (r->o.buildid_dir)
+		fill_buildid_cache(r);
+	r->st.bytes = pm_writer__offset(r->w);
+	ret = pm_writer__close(r->w, err);	/* the fd stays r->file's */
+	r->w = NULL;
+	if (!ret) {
+		struct stat sb;
+
+		ret = pm_outfile__commit(r->file, err);
+		r->file = NULL;
+		if (!ret && !r->pipe_out && !stat(r->output, &sb))
+			r->st.bytes = (uint64_t)sb.st_size;
+	}
+	return ret;
+}
+
+int pm_recorder__switch_output(struct pm_recorder *r, const char *rename_to,
+			       struct pm_error *err)
+{
+	int ret;
+
+	if (r->finished || !r->w || pm_writer__is_pipe(r->w))
+		return pm_error__fmt(err, PM_EUSAGE, "--switch-output: no file to switch");
+	ret = drain(r, err);
+	if (!ret)
+		ret = close_output(r, err);
+	if (ret)
+		return ret;
+	r->st.total_bytes += r->st.bytes;
+	if (rename(r->output, rename_to))
+		return pm_error__fmt(err, -errno, "%s: cannot rename to %s: %s", r->output,
+				     rename_to, strerror(errno));
+	/* the new file's BUILD_ID lists what its own samples hit */
+	pm_hits__clear_hits(r->hits);
+	ret = open_output(r, &r->wo, true, err);
+	if (ret)
+		return ret;
+	r->st.switches++;
+	r->st.bytes = pm_writer__offset(r->w);
+	return 0;
+}
+
+/* The files behind the samples, into the build-id cache: a recording
+ * keeps its symbols after the program is rebuilt. Failures only warn. */
+static void fill_buildid_cache(struct pm_recorder *r)
+{
+	struct pm_build_id_entry *v;
+	size_t n = pm_hits__build_ids(r->hits, &v), i;
+
+	for (i = 0; i < n; i++) {
+		struct pm_error e;
+
+		if (pm_buildid_cache__add(r->o.buildid_dir, v[i].filename, NULL, v[i].build_id,
+					  v[i].size, &e) < 0)
+			note(r, "build-id cache %s: %s", r->o.buildid_dir, e.msg);
+	}
+	free(v);
 }
 
 static void reaped(struct pm_recorder *r, int status, const struct rusage *ru)
@@ -1458,6 +1589,16 @@ int pm_recorder__poll(struct pm_recorder *r, int timeout_ms, struct pm_error *er
 
 	if (r->done)
 		return 0;
+	ret = end_delay(r, err);
+	if (ret)
+		return ret;
+	if (r->enable_at) {
+		uint64_t now = clock_ns(CLOCK_MONOTONIC);
+		uint64_t left = r->enable_at > now ? r->enable_at - now : 0;
+
+		if (left < wait_ns)
+			wait_ns = left;
+	}
 	ts.tv_sec = (time_t)(wait_ns / 1000000000ULL);
 	ts.tv_nsec = (long)(wait_ns % 1000000000ULL);
 	n = ppoll(r->pfd, (nfds_t)r->nr_rings, &ts, NULL);
@@ -1567,24 +1708,7 @@ int pm_recorder__finish(struct pm_recorder *r, struct pm_error *err)
 				goto out;
 		}
 	}
-	if (r->have_time && !pm_writer__is_pipe(r->w))
-		pm_writer__set_sample_time(r->w, r->first_time, r->last_time, NULL);
-	if (!pm_writer__is_pipe(r->w)) {
-		ret = pm_hits__write_build_ids(r->hits, r->w, err);
-		if (ret)
-			goto out;
-	}
-	r->st.bytes = pm_writer__offset(r->w);
-	ret = pm_writer__close(r->w, err);	/* the fd stays r->file's */
-	r->w = NULL;
-	if (!ret) {
-		struct stat sb;
-
-		ret = pm_outfile__commit(r->file, err);
-		r->file = NULL;
-		if (!ret && !r->pipe_out && !stat(r->output, &sb))
-			r->st.bytes = (uint64_t)sb.st_size;
-	}
+	ret = close_output(r, err);
 out:
 	if (ret)
 		keep_partial(r);

@@ -4,6 +4,7 @@
  * generic cache events (type-op-result). The spellings and the table of
  * which cache/op pairs exist are perf's; names are case sensitive.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "pmprof/evspec.h"
@@ -58,6 +59,15 @@ int pm_evspec_lookup_symbol(const char *name, size_t len, uint32_t *type,
 		}
 	}
 	return -1;
+}
+
+const char *pm_evspec_symbol_at(size_t i, uint32_t *type, uint64_t *config)
+{
+	if (i >= PM_ARRAY_SIZE(symbols))
+		return NULL;
+	*type = symbols[i].type;
+	*config = symbols[i].config;
+	return symbols[i].name;
 }
 
 /* Cache ids, ops and results, with every spelling perf accepts. */
@@ -163,5 +173,29 @@ int pm_evspec_lookup_cache(const char *name, size_t len, uint64_t *config)
 		*config = (uint64_t)type | (uint64_t)op << 8 | (uint64_t)res << 16;
 		return 0;
 	}
+	return -1;
+}
+
+int pm_evspec_cache_at(size_t i, char *buf, size_t size, uint64_t *config)
+{
+	size_t type, op, res, k = 0;
+
+	for (type = 0; type < PM_ARRAY_SIZE(cache_types); type++)
+		for (op = 0; op < 3; op++) {
+			if (!(cache_valid_ops[type] & (1u << op)))
+				continue;
+			for (res = 0; res < 2; res++) {
+				if (k++ != i)
+					continue;
+				/* perf's spelling: L1-dcache-loads, L1-dcache-load-misses */
+				if (res == 0)
+					snprintf(buf, size, "%s-%s", cache_types[type][0], cache_ops[op][1]);
+				else
+					snprintf(buf, size, "%s-%s-misses", cache_types[type][0],
+						 cache_ops[op][0]);
+				*config = (uint64_t)type | (uint64_t)op << 8 | (uint64_t)res << 16;
+				return 0;
+			}
+		}
 	return -1;
 }

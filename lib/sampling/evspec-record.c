@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pmprof/evspec.h"
+#include "pmprof/util.h"
 
 static void set(struct pm_attr *a, unsigned int bit, bool on)
 {
@@ -35,15 +36,50 @@ static void config_callchain(struct pm_evspec_event *ev, bool tracking,
 	if (mode == PM_CALLGRAPH_DWARF) {
 		/* As perf 6.1 prints it on x86_64: the user registers and
 		 * stack, and ADDR/DATA_SRC with mmap_data on the tracking
-		 * event. */
+		 * event. (The registers are the host's: an arm64 host's
+		 * unwinder needs its sp, pc and x29/x30.) */
 		a->sample_type |= PM_SAMPLE_ADDR | PM_SAMPLE_REGS_USER |
 				  PM_SAMPLE_STACK_USER | PM_SAMPLE_DATA_SRC;
-		a->sample_regs_user = PM_RECORD_DWARF_REGS_X86_64;
+		a->sample_regs_user = PM_RECORD_DWARF_REGS;
 		a->sample_stack_user = dump ? dump : PM_RECORD_DEFAULT_DUMP_SIZE;
 		set(a, PM_ATTR_EXCLUDE_CALLCHAIN_USER, true);
 		if (tracking)
 			set(a, PM_ATTR_MMAP_DATA, true);
 	}
+}
+
+static void set_tracking(struct pm_attr *a, const struct pm_record_defaults *rd)
+{
+	set(a, PM_ATTR_MMAP, true);
+	set(a, PM_ATTR_COMM, true);
+	set(a, PM_ATTR_TASK, true);
+	set(a, PM_ATTR_MMAP2, true);
+	set(a, PM_ATTR_COMM_EXEC, true);
+	set(a, PM_ATTR_KSYMBOL, true);
+	set(a, PM_ATTR_BPF_EVENT, true);
+	if (rd->sample_addr)
+		set(a, PM_ATTR_MMAP_DATA, true);
+}
+
+/*
+ * -D: perf's dummy tracking event. It counts nothing (a software event
+ * that never occurs) and takes every record option like any event; it
+ * carries the side-band records while the real events wait for the delay.
+ */
+static void push_dummy(struct pm_evspec_list *list)
+{
+	struct pm_evspec_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.attr.size = PM_EVSPEC_ATTR_SIZE;
+	ev.attr.type = 1;
+	ev.attr.config = 9;	/* PERF_COUNT_SW_DUMMY */
+	ev.name = pm_strdup("dummy");
+	ev.group_leader = (int)list->nr;
+	ev.nr_members = 1;
+	ev.tracking_dummy = true;
+	PM_GROW(list->ev, list->alloc, list->nr + 1);
+	list->ev[list->nr++] = ev;
 }
 
 static int config_one(struct pm_evspec_list *list, size_t i,
@@ -53,7 +89,7 @@ static int config_one(struct pm_evspec_list *list, size_t i,
 	const struct pm_evspec_event *leader = &list->ev[ev->group_leader];
 	struct pm_attr *a = &ev->attr;
 	bool is_leader = (size_t)ev->group_leader == i;
-	bool tracking = i == 0;
+	bool tracking = rd->delay ? ev->tracking_dummy : i == 0;
 
 	a->sample_type = PM_SAMPLE_IP | PM_SAMPLE_TID | PM_SAMPLE_TIME;
 	if (ev->tracepoint)
@@ -62,23 +98,17 @@ static int config_one(struct pm_evspec_list *list, size_t i,
 	set(a, PM_ATTR_SAMPLE_ID_ALL, true);
 	set(a, PM_ATTR_INHERIT, !rd->no_inherit);
 	set(a, PM_ATTR_DISABLED, is_leader);
-	set(a, PM_ATTR_ENABLE_ON_EXEC, is_leader);
-	if (tracking) {
-		set(a, PM_ATTR_MMAP, true);
-		set(a, PM_ATTR_COMM, true);
-		set(a, PM_ATTR_TASK, true);
-		set(a, PM_ATTR_MMAP2, true);
-		set(a, PM_ATTR_COMM_EXEC, true);
-		set(a, PM_ATTR_KSYMBOL, true);
-		set(a, PM_ATTR_BPF_EVENT, true);
-	}
+	/* -D: enabled by the recorder once the delay has passed */
+	set(a, PM_ATTR_ENABLE_ON_EXEC, is_leader && (!rd->delay || ev->tracking_dummy));
+	if (tracking)
+		set_tracking(a, rd);
 
 	/* Period: -c, else frequency (-F or 4000 Hz); tracepoints default
-	 * to a period of 1 unless -c/-F was given. */
+	 * to a period of 1 unless -c/-F was given, and so does -D's dummy. */
 	set(a, PM_ATTR_FREQ, false);
 	if (rd->period) {
 		a->sample_period = rd->period;
-	} else if (ev->tracepoint && !rd->freq) {
+	} else if ((ev->tracepoint || ev->tracking_dummy) && !rd->freq) {
 		a->sample_period = 1;
 	} else {
 		set(a, PM_ATTR_FREQ, true);
@@ -91,6 +121,16 @@ static int config_one(struct pm_evspec_list *list, size_t i,
 		a->sample_type |= PM_SAMPLE_CPU;
 	if (rd->timestamp)
 		a->sample_type |= PM_SAMPLE_TIME;
+	if (rd->raw_samples)
+		a->sample_type |= PM_SAMPLE_TIME | PM_SAMPLE_RAW | PM_SAMPLE_CPU;
+	if (rd->sample_addr)
+		a->sample_type |= PM_SAMPLE_ADDR | PM_SAMPLE_DATA_SRC;
+	if (rd->weight)
+		a->sample_type |= PM_SAMPLE_WEIGHT_STRUCT;
+	if (rd->branch_stack) {
+		a->sample_type |= PM_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = rd->branch_stack;
+	}
 	config_callchain(ev, tracking, rd);
 
 	if (ev->sample_read) {
@@ -149,6 +189,8 @@ int pm_evspec__apply_record(struct pm_evspec_list *list,
 		memset(&none, 0, sizeof(none));
 		rd = &none;
 	}
+	if (rd->delay && list->nr && !list->ev[list->nr - 1].tracking_dummy)
+		push_dummy(list);
 	for (i = 0; i < list->nr; i++)
 		if ((ret = config_one(list, i, rd, err)))
 			return ret;

@@ -189,7 +189,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* The entries of a directory, sorted (readdir order is arbitrary). */
-static char **list_dir(const char *path, size_t *nr)
+char **pm_sysfs_list_dir(const char *path, size_t *nr)
 {
 	DIR *d = opendir(path);
 	struct dirent *de;
@@ -219,6 +219,61 @@ static void free_list(char **v, size_t n)
 	free(v);
 }
 
+void pm_sysfs_free_list(char **v, size_t nr)
+{
+	free_list(v, nr);
+}
+
+char **pm_sysfs_pmus(const char *root, size_t *nr)
+{
+	struct pm_strbuf sb = PM_STRBUF_INIT;
+	char **v;
+
+	pm_strbuf__addf(&sb, "%s/" PMU_DIR, root ? root : "/sys");
+	v = pm_sysfs_list_dir(pm_strbuf__str(&sb), nr);
+	pm_strbuf__release(&sb);
+	return v;
+}
+
+char **pm_sysfs_pmu_dir(const char *root, const char *pmu, const char *sub, size_t *nr)
+{
+	struct pm_strbuf sb = PM_STRBUF_INIT;
+	char **v;
+
+	*nr = 0;
+	if (!safe_name(pmu, strlen(pmu)) || !safe_name(sub, strlen(sub)))
+		return NULL;
+	pm_strbuf__addf(&sb, "%s/" PMU_DIR "/%s/%s", root ? root : "/sys", pmu, sub);
+	v = pm_sysfs_list_dir(pm_strbuf__str(&sb), nr);
+	pm_strbuf__release(&sb);
+	return v;
+}
+
+bool pm_sysfs_pmu_is_core(const char *root, const char *pmu)
+{
+	char *cpus;
+
+	if (!strcmp(pmu, "cpu") || !strcmp(pmu, "cpum_cf"))
+		return true;
+	if (!safe_name(pmu, strlen(pmu)))
+		return false;
+	cpus = pm_sysfs_read(root, PMU_DIR "/%s/cpus", pmu);
+	free(cpus);
+	return cpus != NULL;
+}
+
+int pm_sysfs_nr_core_pmus(const char *root)
+{
+	size_t n, i;
+	char **v = pm_sysfs_pmus(root, &n);
+	int cores = 0;
+
+	for (i = 0; i < n; i++)
+		cores += pm_sysfs_pmu_is_core(root, v[i]);
+	free_list(v, n);
+	return cores;
+}
+
 char *pm_sysfs_find_alias_pmu(const char *root, const char *name)
 {
 	struct pm_strbuf sb = PM_STRBUF_INIT;
@@ -226,7 +281,7 @@ char *pm_sysfs_find_alias_pmu(const char *root, const char *name)
 	size_t n, i;
 
 	pm_strbuf__addf(&sb, "%s/" PMU_DIR, root ? root : "/sys");
-	pmus = list_dir(pm_strbuf__str(&sb), &n);
+	pmus = pm_sysfs_list_dir(pm_strbuf__str(&sb), &n);
 	pm_strbuf__release(&sb);
 	for (i = 0; i < n && !found; i++) {
 		char *a = pm_sysfs_pmu_alias(root, pmus[i], name);
@@ -247,7 +302,7 @@ char *pm_sysfs_pmu_format_names(const char *root, const char *pmu)
 	size_t n, i;
 
 	pm_strbuf__addf(&sb, "%s/" PMU_DIR "/%s/format", root ? root : "/sys", pmu);
-	v = list_dir(pm_strbuf__str(&sb), &n);
+	v = pm_sysfs_list_dir(pm_strbuf__str(&sb), &n);
 	pm_strbuf__release(&sb);
 	for (i = 0; i < n; i++) {
 		if (i)

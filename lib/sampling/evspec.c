@@ -310,6 +310,37 @@ static int apply_alias(struct parser *p, struct build *b, const char *pmu,
 	return 0;
 }
 
+/*
+ * A legacy event name as a PMU term (cpu/instructions,profileme/), as
+ * perf 6.5 and later take it when the PMU has no event of that name: a
+ * hardware event (type 0) or, on a core PMU, a generic cache event (type
+ * 3), the PMU's format terms or-ed into the same config. With more than
+ * one core PMU (hybrid machines) the config's high 32 bits name the PMU,
+ * perf's "extended type". 0, or -1 if key is no legacy name.
+ */
+static int legacy_term(struct parser *p, struct build *b, const char *pmu,
+		       const char *key)
+{
+	uint32_t type, pmu_type;
+	uint64_t config;
+
+	if (!pm_evspec_lookup_symbol(key, strlen(key), &type, &config) && type == 0) {
+		/* a hardware event */
+	} else if (pm_sysfs_pmu_is_core(p->root, pmu) &&
+		   !pm_evspec_lookup_cache(key, strlen(key), &config)) {
+		type = 3;
+	} else {
+		return -1;
+	}
+	if (pm_sysfs_pmu_type(p->root, pmu, &pmu_type))
+		return -1;
+	if (pm_sysfs_nr_core_pmus(p->root) > 1)
+		config |= (uint64_t)pmu_type << 32;
+	b->ev.attr.type = type;
+	b->ev.attr.config |= config;
+	return 0;
+}
+
 static int pmu_term(struct parser *p, struct build *b, const char *pmu,
 		    const struct term *t, int depth)
 {
@@ -337,7 +368,9 @@ static int pmu_term(struct parser *p, struct build *b, const char *pmu,
 				    key, pmu,
 				    (unsigned long long)(__builtin_popcountll(mask) == 64 ? UINT64_MAX :
 					(1ULL << __builtin_popcountll(mask)) - 1));
-		*dst[field] = (*dst[field] & ~mask) | bits;
+		/* or-ed in without clearing, as perf does: an alias's
+		 * ldlat=3 and the user's ldlat=30 make 31 */
+		*dst[field] |= bits;
 		return 0;
 	}
 	if (!t->val && (alias = pm_sysfs_pmu_alias(p->root, pmu, key))) {
@@ -345,6 +378,8 @@ static int pmu_term(struct parser *p, struct build *b, const char *pmu,
 		free(alias);
 		return ret;
 	}
+	if (!t->val && !legacy_term(p, b, pmu, key))
+		return 0;
 	{
 		char *names = pm_sysfs_pmu_format_names(p->root, pmu);
 

@@ -4,6 +4,7 @@
 #define PMPROF_SESSION_INTERNAL_H
 
 #include "pmprof/session.h"
+#include "pmprof/unwind.h"
 
 /*
  * The maps of one address space, sorted by start, never overlapping. Map
@@ -40,6 +41,8 @@ struct pm_maps *pm_maps__clone(const struct pm_maps *m);
 void pm_maps__insert(struct pm_maps *m, struct pm_map *map,
 		     struct pm_map_arena *arena);
 struct pm_map *pm_maps__find(struct pm_maps *m, uint64_t addr);
+/* A map of the kernel's init text (from its symbols), or NULL. */
+struct pm_map *pm_map__inittext(struct pm_map_arena *a, struct pm_dso *kernel);
 void pm_maps__clear(struct pm_maps *m);
 
 /* A thread as the session keeps it: the public part first. */
@@ -68,6 +71,25 @@ struct pm_intern {
 
 const char *pm_intern__get(struct pm_intern *in, const char *s);
 void pm_intern__free(struct pm_intern *in);
+
+/* A sample's call chain (callchain.c): built once per sample. */
+struct pm_chain {
+	struct pm_addr_loc *v;
+	size_t nr, alloc;
+	bool done;			/* built for the current sample */
+	struct pm_addr_loc *tmp;	/* inline expansion's copy */
+	size_t alloc_tmp;
+	struct pm_unwinder *uw;		/* made at the first dwarf sample */
+	uint16_t machine;		/* the recording's, for unwinding */
+	struct pm_unwind_frame frames[PM_UNWIND_MAX_FRAMES];
+};
+
+void pm_chain__build(struct pm_chain *c, struct pm_session *s,
+		     const struct pm_sample *smp,
+		     const struct pm_thread_int *t,
+		     const struct pm_session_opts *o);
+const struct pm_unwind_stats *pm_chain__stats(const struct pm_chain *c);
+void pm_chain__free(struct pm_chain *c);
 
 /* Time-ordered delivery (ordered.c). */
 struct oe_buf;

@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "pmprof/util.h"
 #include "session/internal.h"
@@ -158,4 +159,28 @@ struct pm_map *pm_maps__find(struct pm_maps *m, uint64_t addr)
 		return NULL;
 	m->last = i - 1;
 	return m->v[i - 1];
+}
+
+/*
+ * The kernel's init text [_sinittext, _einittext) lies past the _text ..
+ * _etext the kernel MMAP covers, but perf finds its symbols (start_kernel
+ * on the idle task's stack): a map of its own from the kernel's symbols,
+ * or NULL when they do not say where it is.
+ */
+struct pm_map *pm_map__inittext(struct pm_map_arena *a, struct pm_dso *kernel)
+{
+	uint64_t lo, hi;
+	struct pm_map *m;
+
+	if (pm_dso__init_text(kernel, &lo, &hi))
+		return NULL;
+	m = pm_map_arena__new(a);
+	m->start = lo;
+	m->end = hi;
+	m->pgoff = lo;
+	m->dso = pm_dso__get(kernel);
+	m->prot = PROT_READ | PROT_EXEC;
+	m->kernel = true;
+	m->identity = true;
+	return m;
 }

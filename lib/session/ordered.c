@@ -34,6 +34,7 @@ struct oe_entry {
 	uint64_t offset, zoffset;	/* the record's */
 	uint8_t *data;
 	struct oe_buf *buf;
+	uint32_t part;
 	uint32_t type;
 	uint16_t misc, size;
 	bool compressed;
@@ -81,7 +82,7 @@ void pm_oe__queue(struct pm_oe *oe, const struct pm_record *rec, uint64_t time,
 		*e = (struct oe_entry){
 			.time = time, .seq = oe->seq++, .offset = rec->offset,
 			.zoffset = rec->zoffset, .data = (uint8_t *)rec->data,
-			.type = rec->type, .misc = rec->misc, .size = rec->size,
+			.part = rec->part, .type = rec->type, .misc = rec->misc, .size = rec->size,
 			.compressed = rec->compressed,
 		};
 		oe->bytes += rec->size;
@@ -104,6 +105,7 @@ void pm_oe__queue(struct pm_oe *oe, const struct pm_record *rec, uint64_t time,
 	e->zoffset = rec->zoffset;
 	e->data = b->data + b->len;
 	e->buf = b;
+	e->part = rec->part;
 	e->type = rec->type;
 	e->misc = rec->misc;
 	e->size = rec->size;
@@ -153,7 +155,7 @@ int pm_oe__flush(struct pm_oe *oe, uint64_t limit, pm_oe_deliver_fn fn,
 		struct oe_entry *e = &oe->q[i];
 		struct pm_record rec = {
 			.offset = e->offset, .zoffset = e->zoffset, .compressed = e->compressed,
-			.type = e->type, .misc = e->misc, .size = e->size,
+			.part = e->part, .type = e->type, .misc = e->misc, .size = e->size,
 			.data = e->data,
 		};
 

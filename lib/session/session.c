@@ -45,9 +45,9 @@ struct pm_session {
 	struct pm_sample_ctx ctx;
 	struct pm_oe oe;		/* time order for pm_session__run() */
 	struct resolve_cache *cache;	/* (map, ip) -> addr, symbol */
-	struct pm_addr_loc *chain;
-	size_t nr_chain, alloc_chain;
-	bool chain_done;
+	struct pm_chain chain;		/* the current sample's */
+	struct pm_map *inittext;	/* the kernel's init text, when known */
+	bool inittext_done;
 };
 
 static char *dupz(const char *s)
@@ -110,7 +110,7 @@ void pm_session__delete(struct pm_session *s)
 	pm_map_arena__free(&s->arena);
 	pm_dsos__delete(s->dsos);
 	pm_intern__free(&s->intern);
-	free(s->chain);
+	pm_chain__free(&s->chain);
 	free(s->cache);
 	pm_oe__free(&s->oe);
 	free((char *)s->opts.symfs);
@@ -500,6 +500,19 @@ static char level_of(uint8_t cpumode)
 	}
 }
 
+/* The kernel's init text map (maps.c), made on the first miss. */
+static struct pm_map *inittext_map(struct pm_session *s, uint64_t ip)
+{
+	if (!s->inittext_done) {
+		s->inittext_done = true;
+		s->inittext = pm_map__inittext(&s->arena,
+					       pm_dsos__kernel(dsos_of(s)));
+	}
+	if (s->inittext && s->inittext->start <= ip && ip < s->inittext->end)
+		return s->inittext;
+	return NULL;
+}
+
 /*
  * Samples hit the same few addresses again and again (hot loops): a
  * direct-mapped cache from (map, ip) to the DSO address and symbol saves
@@ -530,8 +543,11 @@ static void resolve(struct pm_session *s, const struct pm_thread *t,
 	loc->rel = ip;
 	loc->cpumode = cpumode;
 	loc->level = level_of(cpumode);
-	if (cpumode == PM_MISC_KERNEL)
+	if (cpumode == PM_MISC_KERNEL) {
 		map = pm_maps__find(s->kmaps, ip);
+		if (!map)
+			map = inittext_map(s, ip);
+	}
 	else if (cpumode == PM_MISC_USER && t)
 		map = pm_maps__find(((struct pm_thread_int *)t)->maps, ip);
 	if (!map)
@@ -610,8 +626,7 @@ static int process_sample(struct pm_session *s, const struct pm_record *rec,
 	s->ctx.thread = &th->pub;
 	s->ctx.record_offset = rec->offset;
 	resolve(s, &th->pub, smp->cpumode, smp->ip, false, &s->ctx.ip);
-	s->chain_done = false;
-	s->nr_chain = 0;
+	s->chain.done = false;
 	return 1;
 }
 
@@ -623,39 +638,15 @@ const struct pm_sample_ctx *pm_session__sample(struct pm_session *s)
 size_t pm_session__callchain(struct pm_session *s,
 			     const struct pm_addr_loc **out)
 {
-	const struct pm_sample *smp = &s->sample;
-	uint8_t cpumode = PM_MISC_USER;
+	if (!s->chain.done)
+		pm_chain__build(&s->chain, s, &s->sample, s->last, &s->opts);
+	*out = s->chain.v;
+	return s->chain.nr;
+}
 
-	if (!s->chain_done) {
-		s->chain_done = true;
-		s->nr_chain = 0;
-		for (uint64_t i = 0; i < smp->callchain_nr; i++) {
-			uint64_t ip = smp->callchain[i];
-
-			if (ip >= PM_CONTEXT_MAX) {
-				switch (ip) {
-				case PM_CONTEXT_HV:
-					cpumode = PM_MISC_HYPERVISOR; break;
-				case PM_CONTEXT_KERNEL:
-					cpumode = PM_MISC_KERNEL; break;
-				case PM_CONTEXT_USER:
-					cpumode = PM_MISC_USER; break;
-				case PM_CONTEXT_GUEST_KERNEL:
-					cpumode = PM_MISC_GUEST_KERNEL; break;
-				case PM_CONTEXT_GUEST_USER:
-					cpumode = PM_MISC_GUEST_USER; break;
-				default:
-					break;
-				}
-				continue;
-			}
-			PM_GROW(s->chain, s->alloc_chain, s->nr_chain + 1);
-			resolve(s, s->ctx.thread, cpumode, ip, false,
-				&s->chain[s->nr_chain++]);
-		}
-	}
-	*out = s->chain;
-	return s->nr_chain;
+const struct pm_unwind_stats *pm_session__unwind_stats(const struct pm_session *s)
+{
+	return pm_chain__stats(&s->chain);
 }
 
 int pm_session__process(struct pm_session *s, const struct pm_record *rec,
@@ -691,46 +682,13 @@ static int deliver(const struct pm_record *rec, void *arg)
 	struct run_args *a = arg;
 	int ret = pm_session__process(a->s, rec, a->err);
 
-	if (ret < 0)
+	if (ret < 0) {
+		pm_reader__error_in(a->s->r, rec, a->err);
 		return ret;
+	}
 	if (ret == 1)
 		return a->sample ? a->sample(a->s, &a->s->ctx, a->arg) : 0;
 	return a->other ? a->other(a->s, rec, a->arg) : 0;
-}
-
-/* The record's timestamp, if it has one: 1 and *time, else 0. */
-static int record_time(struct pm_session *s, const struct pm_record *rec,
-		       uint64_t *time, struct pm_error *err)
-{
-	int ret;
-
-	if (rec->type >= PM_RECORD_HEADER_ATTR)
-		return 0;
-	if (rec->type == PM_RECORD_SAMPLE) {
-		/*
-		 * TIME sits after IDENTIFIER, IP and TID, whose presence all
-		 * events of a recording share (perf requires it): no need to
-		 * parse the whole sample twice.
-		 */
-		const struct pm_event *ev = pm_reader__event(s->r, 0);
-		uint64_t st = ev ? ev->attr.sample_type : 0;
-		size_t pos = 8 * (size_t)__builtin_popcountll(st &
-			(PM_SAMPLE_IDENTIFIER | PM_SAMPLE_IP | PM_SAMPLE_TID));
-
-		(void)err;
-		if (!(st & PM_SAMPLE_TIME) || 8 + pos + 8 > rec->size)
-			return 0;
-		*time = pm_reader__u64(s->r, rec->data + 8 + pos);
-		return 1;
-	} else {
-		struct pm_sample_id sid;
-
-		ret = pm_reader__parse_sample_id(s->r, rec, &sid, err);
-		if (ret)
-			return ret;
-		*time = sid.time;
-		return !!(sid.present & PM_SAMPLE_TIME);
-	}
 }
 
 int pm_session__run(struct pm_session *s, pm_session_sample_fn sample,
@@ -744,9 +702,11 @@ int pm_session__run(struct pm_session *s, pm_session_sample_fn sample,
 
 	while ((ret = pm_reader__next(s->r, &rec, err)) > 0) {
 		if (!s->opts.unordered) {
-			ret = record_time(s, &rec, &time, err);
-			if (ret < 0)
+			ret = pm_reader__record_time(s->r, &rec, &time, err);
+			if (ret < 0) {
+				pm_reader__error_in(s->r, &rec, err);
 				return ret;
+			}
 			if (ret == 1) {
 				pm_oe__queue(&s->oe, &rec, time,
 					     pm_reader__record_stable(s->r, &rec));

@@ -52,6 +52,10 @@ struct pm_dso {
 	bool dw_tried;
 	int dw_fd;
 	void *dw_elf, *dw;
+
+	void *image;			/* the vdso's bytes, when from memory */
+	size_t image_len;
+	struct pm_inlines *inlines;	/* inline.c's cache, made on first use */
 };
 
 struct pm_dso *pm_dso__new(struct pm_symctx *ctx, const char *name);
@@ -59,6 +63,9 @@ int pm_dso__load_elf(struct pm_dso *dso, struct pm_error *err);
 int pm_dso__load_vdso(struct pm_dso *dso, struct pm_error *err);
 int pm_dso__load_kernel(struct pm_dso *dso, struct pm_error *err);
 void pm_srcline__release(struct pm_dso *dso);
+/* The DWARF of the DSO (srcline.c opens it once), or NULL. */
+void *pm_dso__dwarf(struct pm_dso *dso);
+void pm_inlines__release(struct pm_dso *dso);
 /* Path of a debug file (or NULL), searching if not done yet. */
 const char *pm_dso__find_debug(struct pm_dso *dso);
 

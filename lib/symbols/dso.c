@@ -126,8 +126,16 @@ struct pm_dso *pm_dso__new(struct pm_symctx *ctx, const char *name)
 		name = "[kernel.kallsyms]";
 	dso->name = pm_strdup(name);
 	b = strrchr(name, '/');
-	dso->short_name = pm_strdup(b && name[0] != '[' ? b + 1 : name);
 	dso->pid = dso->kind == PM_DSO_JIT ? jit_pid(name) : -1;
+	if (dso->kind == PM_DSO_JIT) {
+		char jit[64];
+
+		/* perf's name for the JIT code of a process */
+		snprintf(jit, sizeof(jit), "[JIT] tid %d", dso->pid);
+		dso->short_name = pm_strdup(jit);
+	} else {
+		dso->short_name = pm_strdup(b && name[0] != '[' ? b + 1 : name);
+	}
 	return dso;
 }
 
@@ -149,6 +157,8 @@ void pm_dso__put(struct pm_dso *dso)
 	pm_elf_file__release(&dso->bin);
 	pm_elf_file__release(&dso->dbg);
 	pm_srcline__release(dso);
+	pm_inlines__release(dso);
+	free(dso->image);
 	free(dso->name);
 	free(dso->short_name);
 	pm_symctx__put(dso->ctx);
@@ -342,6 +352,20 @@ const char *pm_dso__path(const struct pm_dso *dso)
 const char *pm_dso__symbol_path(const struct pm_dso *dso)
 {
 	return dso->sym_path;
+}
+
+const char *pm_dso__debug_path(struct pm_dso *dso)
+{
+	return pm_dso__find_debug(dso);
+}
+
+int pm_dso__image(const struct pm_dso *dso, const void **buf, size_t *len)
+{
+	if (!dso->image)
+		return -ENOENT;
+	*buf = dso->image;
+	*len = dso->image_len;
+	return 0;
 }
 
 int pm_dso__elf_info(const struct pm_dso *dso, struct pm_elf_info *info)

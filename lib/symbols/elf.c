@@ -78,12 +78,20 @@ static void elf_close(struct elf_handle *h)
 		close(h->fd);
 }
 
-static void read_build_id(struct pm_elf_file *f, Elf_Scn *scn)
+/* The GNU build id note of a NOTE section, if it has one. *budget is
+ * what is left of the bytes all notes of the file may take (libelf
+ * converts each section it is asked for). */
+static void read_build_id(struct pm_elf_file *f, Elf_Scn *scn,
+			  const GElf_Shdr *sh, size_t *budget)
 {
-	Elf_Data *d = elf_getdata(scn, NULL);
 	size_t off = 0, name_off, desc_off;
+	Elf_Data *d;
 	GElf_Nhdr nh;
 
+	if (sh->sh_size > *budget)
+		return;
+	*budget -= sh->sh_size;
+	d = elf_getdata(scn, NULL);
 	if (!d)
 		return;
 	while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
@@ -127,7 +135,8 @@ int pm_elf_file__open(struct pm_elf_file *f, const char *path,
 {
 	struct elf_handle h = { -1, NULL };
 	GElf_Ehdr eh;
-	size_t nph = 0, shstrndx = 0, alloc = 0;
+	size_t nph = 0, shstrndx = 0, alloc = 0, note_budget = 0;
+	unsigned int seen_symtab = 0, seen_dynsym = 0;
 	Elf_Scn *scn = NULL;
 	const char *ident;
 	bool swap;
@@ -169,6 +178,10 @@ int pm_elf_file__open(struct pm_elf_file *f, const char *path,
 		}
 	}
 
+	/* Notes are searched for a build id; sections may overlap, so
+	 * bound the bytes searched by the size of the file. */
+	if (!elf_rawfile(h.elf, &note_budget))
+		note_budget = 0;
 	if (elf_getshdrstrndx(h.elf, &shstrndx) != 0)
 		shstrndx = 0;
 	while ((scn = elf_nextscn(h.elf, scn))) {
@@ -182,16 +195,19 @@ int pm_elf_file__open(struct pm_elf_file *f, const char *path,
 			name = "";
 		switch (sh.sh_type) {
 		case SHT_SYMTAB:
-			if (sh.sh_entsize && sh.sh_size / sh.sh_entsize > 1)
+			/* the first of each kind is the one load_symbols reads */
+			if (!seen_symtab++ && sh.sh_entsize &&
+			    sh.sh_size / sh.sh_entsize > 1)
 				f->has_symtab = true;
 			break;
 		case SHT_DYNSYM:
-			if (sh.sh_entsize && sh.sh_size / sh.sh_entsize > 1)
+			if (!seen_dynsym++ && sh.sh_entsize &&
+			    sh.sh_size / sh.sh_entsize > 1)
 				f->has_dynsym = true;
 			break;
 		case SHT_NOTE:
 			if (!f->build_id_size)
-				read_build_id(f, scn);
+				read_build_id(f, scn, &sh, &note_budget);
 			break;
 		case SHT_PROGBITS:
 			if (!strcmp(name, ".gnu_debuglink"))
@@ -402,38 +418,44 @@ static void synthesize_plt(Elf *elf, uint16_t machine, size_t shstrndx,
 	}
 }
 
+/* The first section of a type after `from` (NULL: from the start). */
+static Elf_Scn *next_of_type(Elf *elf, Elf_Scn *from, GElf_Word type,
+			     GElf_Shdr *sh)
+{
+	Elf_Scn *scn = from;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, sh) && sh->sh_type == type)
+			return scn;
+	return NULL;
+}
+
 /*
  * Symbols of an open file: .symtab when it has one (it holds everything
- * .dynsym has and the local symbols), else .dynsym.
+ * .dynsym has and the local symbols), else .dynsym. Only the first table
+ * of that type is read, as perf does: a real file has one, and a hostile
+ * one with thousands would have each loaded. Finding it and its extended
+ * section indexes (the SYMTAB_SHNDX linked to it) is a pass over the
+ * section headers each, so the work is linear in their number.
  */
 static void load_symbols(Elf *elf, const struct pm_elf_file *f,
 			 struct pm_symtab *funcs, struct pm_symtab *data)
 {
-	GElf_Word want = f->has_symtab ? SHT_SYMTAB : SHT_DYNSYM;
+	Elf_Scn *table, *x = NULL;
 	struct sec_flags sf;
-	Elf_Scn *scn = NULL;
+	GElf_Shdr sh, xh;
+	size_t idx;
 
+	table = next_of_type(elf, NULL, f->has_symtab ? SHT_SYMTAB : SHT_DYNSYM,
+			     &sh);
+	if (!table)
+		return;
+	idx = elf_ndxscn(table);
+	while ((x = next_of_type(elf, x, SHT_SYMTAB_SHNDX, &xh)))
+		if (xh.sh_link == idx)
+			break;
 	load_sec_flags(elf, &sf);
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Scn *x = NULL, *xs = NULL;
-		size_t idx = elf_ndxscn(scn);
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != want)
-			continue;
-		/* extended section indexes, if the file has them */
-		while ((x = elf_nextscn(elf, x))) {
-			GElf_Shdr xh;
-
-			if (gelf_getshdr(x, &xh) &&
-			    xh.sh_type == SHT_SYMTAB_SHNDX &&
-			    xh.sh_link == idx) {
-				xs = x;
-				break;
-			}
-		}
-		add_table(elf, scn, &sh, xs, &sf, f->info.machine, funcs, data);
-	}
+	add_table(elf, table, &sh, x, &sf, f->info.machine, funcs, data);
 	free(sf.flags);
 	free(sf.type);
 }

@@ -25,7 +25,10 @@ struct pm_kallsyms {
 	struct pm_symtab *funcs, *data;
 	struct pm_kmodule *mods;
 	size_t nr_mods, alloc_mods;
-	uint64_t text, stext;	/* _text, _stext (before any relocation) */
+	uint64_t text, stext;	/* _text, _stext (moved by relocation) */
+	/* _sinittext, _einittext: kept apart, as their aliases win the
+	 * name at their addresses in the tables */
+	uint64_t sinittext, einittext;
 };
 
 static struct pm_symtab *module_tab(struct pm_kallsyms *ks, const char *name,
@@ -138,6 +141,10 @@ int pm_kallsyms__parse(const char *buf, size_t len, const char *what,
 				ks->text = addr;
 			if (!ms && !strcmp(name, "_stext"))
 				ks->stext = addr;
+			if (!ms && !strcmp(name, "_sinittext"))
+				ks->sinittext = addr;
+			if (!ms && !strcmp(name, "_einittext"))
+				ks->einittext = addr;
 			break;
 		}
 		case 'd': case 'D': case 'b': case 'B':
@@ -252,6 +259,10 @@ uint64_t pm_kallsyms__addr(const struct pm_kallsyms *ks, const char *name)
 		return ks->text;
 	if (!strcmp(name, "_stext"))
 		return ks->stext;
+	if (!strcmp(name, "_sinittext"))
+		return ks->sinittext;
+	if (!strcmp(name, "_einittext"))
+		return ks->einittext;
 	s = pm_symtab__find_name(ks->funcs, name);
 	if (!s)
 		s = pm_symtab__find_name(ks->data, name);
@@ -269,6 +280,10 @@ void pm_kallsyms__relocate(struct pm_kallsyms *ks, int64_t delta)
 		ks->text += (uint64_t)delta;
 	if (ks->stext)
 		ks->stext += (uint64_t)delta;
+	if (ks->sinittext)
+		ks->sinittext += (uint64_t)delta;
+	if (ks->einittext)
+		ks->einittext += (uint64_t)delta;
 }
 
 /* _text in /proc/kallsyms (near its start), 0 if hidden or absent. */

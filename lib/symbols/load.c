@@ -354,9 +354,13 @@ int pm_dso__load_vdso(struct pm_dso *dso, struct pm_error *err)
 	dso->data = pm_symtab__new(!ctx->conf.no_demangle);
 	r = pm_elf_file__open(&dso->bin, "[vdso]", img, len, dso->funcs,
 			      dso->data, err);
-	free(img);
-	if (r < 0)
+	if (r < 0) {
+		free(img);
 		return r;
+	}
+	/* kept: the unwinder reads the vdso's CFI from these bytes */
+	dso->image = img;
+	dso->image_len = len;
 	if (id_mismatch(dso, &dso->bin))
 		return pm_error__fmt(err, ENOENT,
 			"[vdso]: this host's image has another build id than the recording's");
@@ -435,4 +439,23 @@ int pm_dso__load_kernel(struct pm_dso *dso, struct pm_error *err)
 				     "%s: module not in kallsyms", dso->name);
 	dso->borrowed_funcs = true;
 	return 0;
+}
+
+int pm_dso__init_text(struct pm_dso *dso, uint64_t *start, uint64_t *end)
+{
+	const struct pm_symbol *a, *b;
+
+	if (dso->kind != PM_DSO_KERNEL || pm_dso__load(dso, NULL))
+		return -ENOENT;
+	if (dso->borrowed_funcs && dso->ctx->ks) {
+		*start = pm_kallsyms__addr(dso->ctx->ks, "_sinittext");
+		*end = pm_kallsyms__addr(dso->ctx->ks, "_einittext");
+	} else {
+		/* a vmlinux: the names, unless an alias won them */
+		a = pm_symtab__find_name(dso->funcs, "_sinittext");
+		b = pm_symtab__find_name(dso->funcs, "_einittext");
+		*start = a ? a->start : 0;
+		*end = b ? b->start : 0;
+	}
+	return *start && *start < *end ? 0 : -ENOENT;
 }

@@ -51,6 +51,13 @@ static void open_dwarf(struct pm_dso *dso)
 	dso->dw_fd = fd;
 }
 
+void *pm_dso__dwarf(struct pm_dso *dso)
+{
+	if (!dso->dw_tried)
+		open_dwarf(dso);
+	return dso->dw;
+}
+
 int pm_dso__srcline(struct pm_dso *dso, uint64_t addr, struct pm_srcline *out)
 {
 	Dwarf_Die cu;
@@ -58,9 +65,7 @@ int pm_dso__srcline(struct pm_dso *dso, uint64_t addr, struct pm_srcline *out)
 	const char *file;
 	int lineno = 0;
 
-	if (!dso->dw_tried)
-		open_dwarf(dso);
-	if (!dso->dw)
+	if (!pm_dso__dwarf(dso))
 		return -ENOENT;
 	if (!dwarf_addrdie(dso->dw, addr, &cu))
 		return -ENOENT;

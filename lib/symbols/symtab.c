@@ -73,6 +73,7 @@ void pm_symtab__add(struct pm_symtab *tab, uint64_t start, uint64_t size,
 		return;
 	PM_GROW(tab->syms, tab->alloc, tab->nr + 1);
 	s = &tab->syms[tab->nr++];
+	memset(s, 0, sizeof(*s));
 	s->start = start;
 	/* end == start marks "size unknown" until finish(); clamp overflow */
 	s->end = start + size < start ? UINT64_MAX : start + size;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare pmprof's decoded samples with perf's own decoding, field by field.
 
-usage: compare_perf_dump.py PERF_D_OUTPUT PMPROF_JSON_LINES
+usage: compare_perf_dump.py [--in-order] PERF_D_OUTPUT PMPROF_JSON_LINES
 
 PERF_D_OUTPUT is `perf report -D` text; PMPROF_JSON_LINES is
 `pmprof dump --format json`. Samples are matched in stream order (perf's
@@ -10,6 +10,10 @@ sample: pid, tid, ip, period, addr, time and cpu (when perf prints them),
 the callchain, the group read values and the user registers. The record
 type sequence is compared too. Prints each difference and a summary line;
 exits 1 when anything differs or nothing was compared.
+
+With --in-order, the records must also come in the order perf delivers
+them (its time order): the sequence of record types and times, and the
+samples, are compared as they are, not sorted first.
 """
 import json
 from collections import Counter
@@ -17,7 +21,7 @@ import re
 import sys
 
 HEAD = re.compile(
-    r'^(?:(?P<cpu>\d+) )?(?:(?P<time>\d+) )?0x(?P<off>[0-9a-f]+) \[0x(?P<size>[0-9a-f]+)\]: '
+    r'^(?:(?P<cpu>\d+) )?(?:(?P<time>\d+) )?(?:0x)?(?P<off>[0-9a-f]+) \[0x(?P<size>[0-9a-f]+)\]: '
     r'PERF_RECORD_(?P<type>\w+)(?P<rest>.*)$')
 SAMPLE = re.compile(
     r'\(IP, 0x(?P<misc>[0-9a-f]+)\): (?P<pid>-?\d+)/(?P<tid>-?\d+): '
@@ -42,6 +46,12 @@ def parse_perf(path):
             if m:
                 t = m.group('type')
                 cur = {'type': TYPE_ALIASES.get(t, t)}
+                if m.group('time') is not None:
+                    cur['time'] = int(m.group('time'))
+                    cur['cpu'] = int(m.group('cpu'))
+                elif m.group('cpu') is not None:
+                    # one number: perf prints time alone without CPU
+                    cur['time'] = int(m.group('cpu'))
                 if t == 'SAMPLE':
                     s = SAMPLE.search(m.group('rest'))
                     if s:
@@ -49,12 +59,6 @@ def parse_perf(path):
                                    ip=int(s.group('ip'), 16),
                                    period=int(s.group('period')),
                                    addr=int(s.group('addr'), 16))
-                    if m.group('time') is not None:
-                        cur['time'] = int(m.group('time'))
-                        cur['cpu'] = int(m.group('cpu'))
-                    elif m.group('cpu') is not None:
-                        # one number: perf prints time alone without CPU
-                        cur['time'] = int(m.group('cpu'))
                     cur.update(callchain=[], read=[], regs=[])
                 records.append(cur)
                 section = None
@@ -90,9 +94,21 @@ def parse_pmprof(path):
     return out
 
 
+def record_time(r):
+    """A record's time as perf prints it: a sample's, else its trailer's
+    (FORK and EXIT have a time of their own in the body too)."""
+    if r['type'] == 'SAMPLE':
+        return r.get('time')
+    return r.get('sample_id', {}).get('time')
+
+
 def main():
-    perf = parse_perf(sys.argv[1])
-    mine = parse_pmprof(sys.argv[2])
+    args = sys.argv[1:]
+    in_order = args[:1] == ['--in-order']
+    if in_order:
+        args = args[1:]
+    perf = parse_perf(args[0])
+    mine = parse_pmprof(args[1])
     diffs = 0
     compared = 0
 
@@ -107,12 +123,20 @@ def main():
     if ptypes != mtypes:
         diffs += 1
         print('record counts differ: perf %s, pmprof %s' % (dict(ptypes), dict(mtypes)))
+    if in_order:
+        pseq = [(r['type'], r.get('time')) for r in perf if r['type'] in kinds]
+        mseq = [(r['type'], record_time(r)) for r in mine if r['type'] in kinds]
+        for i, (p, m) in enumerate(zip(pseq, mseq)):
+            if p[0] != m[0] or (p[1] is not None and p[1] != m[1]):
+                diffs += 1
+                print('record #%d: perf %s at %s, pmprof %s at %s' % (i, p[0], p[1], m[0], m[1]))
+                break
 
     ps = [r for r in perf if r['type'] == 'SAMPLE']
     ms = [r for r in mine if r['type'] == 'SAMPLE']
     # perf delivers samples time-ordered; the file holds them per ring
     # buffer. Put both in time order (stable, so ties keep file order).
-    if ps and all('time' in r for r in ps) and all('time' in r for r in ms):
+    if not in_order and ps and all('time' in r for r in ps) and all('time' in r for r in ms):
         key = lambda r: (r['time'], r.get('cpu', 0), r.get('tid', 0), r.get('ip', 0))
         ps.sort(key=key)
         ms.sort(key=key)

@@ -20,6 +20,10 @@ SAMPLE_BITS = ["IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU",
                "REGS_INTR", "PHYS_ADDR", "AUX", "CGROUP", "DATA_PAGE_SIZE",
                "CODE_PAGE_SIZE", "WEIGHT_STRUCT"]
 READ_BITS = ["TOTAL_TIME_ENABLED", "TOTAL_TIME_RUNNING", "ID", "GROUP", "LOST"]
+BRANCH_BITS = ["USER", "KERNEL", "HV", "ANY", "ANY_CALL", "ANY_RETURN",
+               "IND_CALL", "ABORT_TX", "IN_TX", "NO_TX", "COND", "CALL_STACK",
+               "IND_JUMP", "CALL", "NO_FLAGS", "NO_CYCLES", "TYPE_SAVE",
+               "HW_INDEX", "PRIV_SAVE"]
 
 # perf prints some fields under a union name
 RENAME = {
@@ -80,15 +84,16 @@ def parse_perf(out):
             continue
         if blocks:
             blocks[-1][1].append(ln)
+    # a retry after a failed open (exclude bits, a lower precise_ip) is
+    # the same event again: keep the first attempt, what perf configured
+    def retried(trailer):
+        return any("fall back" in t or "decreasing precise_ip" in t for t in trailer)
     attrs, skip_next = [], False
     for raw, trailer in blocks:
         if skip_next:
-            skip_next = False
-            # a fallback retry replaces the previous attempt
-            if any("fall back" in t for t in trailer):
-                skip_next = True
+            skip_next = retried(trailer)
             continue
-        if any("fall back" in t for t in trailer):
+        if retried(trailer):
             skip_next = True
         a = {f: 0 for f in FIELDS}
         freq = raw.get("freq", "0").strip() == "1"
@@ -100,6 +105,8 @@ def parse_perf(out):
                 a[k] = bits(v, SAMPLE_BITS)
             elif k == "read_format":
                 a[k] = bits(v, READ_BITS)
+            elif k == "branch_sample_type":
+                a[k] = bits(v, BRANCH_BITS)
             else:
                 try:
                     a[k] = num(v)
@@ -115,6 +122,20 @@ def parse_perf(out):
 def run(cmd):
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        universal_newlines=True, errors="replace")
+    return p.returncode, p.stdout
+
+
+def perf_attrs_for(spec, opts, tmp, sysfs=None):
+    """perf record -vv's attrs for SPEC, against a sysfs tree if given
+    (perf reads PMUs under $SYSFS_PATH)."""
+    env = None
+    if sysfs:
+        import os
+        env = dict(os.environ, SYSFS_PATH=sysfs)
+    p = subprocess.run(["perf", "record", "-vv", "-e", spec] + opts +
+                       ["-o", tmp + "/perf.data", "--", "true"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True, errors="replace", env=env)
     return p.returncode, p.stdout
 
 
@@ -155,6 +176,17 @@ def main():
         kind, spec = parts[0], parts[1]
         n += 1
         name = "evspec-%d %s %s" % (n, kind, spec)
+        base, _, treename = kind.partition("@")
+        # "sysfs@NAME": the tree tests/data/sysfs-NAME; plain "sysfs" is Alpha's
+        if treename:
+            import os
+            kind_tree = os.path.join(os.path.dirname(tree), "sysfs-" + treename)
+        else:
+            kind_tree = tree
+        if base == "perf-sysfs":
+            kind, sysfs = "perf", kind_tree
+        elif base == "perf":
+            sysfs = None
         if kind == "perf":
             opts = shlex.split(parts[2]) if len(parts) > 2 else []
             if len(parts) > 2:
@@ -162,10 +194,9 @@ def main():
             if not have_perf:
                 print("skip %s: perf not installed" % name)
                 continue
-            rc, pout = run(["perf", "record", "-vv", "-e", spec] + opts +
-                           ["-o", tmp + "/perf.data", "--", "true"])
+            rc, pout = perf_attrs_for(spec, opts, tmp, sysfs)
             perf_attrs = parse_perf(pout)
-            mine, mout = pmprof_json(pmprof, spec, opts)
+            mine, mout = pmprof_json(pmprof, spec, opts, sysfs)
             if not perf_attrs:
                 if "event syntax error" in pout and mine is not None:
                     print("not ok %s: perf rejects it, pmprof accepts it" % name)
@@ -192,8 +223,9 @@ def main():
                 note = "" if len(perf_attrs) == len(mine) else \
                     " (perf stopped after %d of %d events)" % (len(perf_attrs), len(mine))
                 print("ok %s%s" % (name, note))
-        elif kind in ("hf", "sysfs"):
-            mine, mout = pmprof_json(pmprof, spec, [], tree if kind == "sysfs" else None)
+        elif base in ("hf", "sysfs"):
+            opts = shlex.split(parts[3]) if len(parts) > 3 else []
+            mine, mout = pmprof_json(pmprof, spec, opts, kind_tree if base == "sysfs" else None)
             if mine is None:
                 print("not ok %s: rejected: %s" % (name, mout.strip()))
                 continue
@@ -204,11 +236,11 @@ def main():
                     print("#   " + b)
             else:
                 print("ok %s" % name)
-        elif kind in ("error", "sysfs-error"):
+        elif base in ("error", "sysfs-error"):
             opts = shlex.split(parts[3]) if len(parts) > 3 else []
             cmd = [pmprof, "record", "-e", spec] + opts + ["--dry-run"]
-            if kind == "sysfs-error":
-                cmd += ["--sysfs", tree]
+            if base == "sysfs-error":
+                cmd += ["--sysfs", kind_tree]
             rc, out = run(cmd)
             if rc == 0:
                 print("not ok %s: accepted" % name)

@@ -73,8 +73,8 @@ def symbols(path):
 def anon(dso):
     """Anonymous executable memory: perf script names the mapping
     (//anon, /memfd:... (deleted)), pmprof the JIT map it looks for
-    (perf-PID.map). One bucket for both."""
-    if re.match(r'^perf-\d+\.map$', dso) or 'memfd:' in dso or \
+    (perf-PID.map, shown as "[JIT] tid PID"). One bucket for both."""
+    if re.match(r'^(perf-\d+\.map|\[JIT\] tid \d+)$', dso) or 'memfd:' in dso or \
             dso.endswith('(deleted)') or dso in ('//anon', 'anon'):
         return '[anon]'
     return dso

@@ -5,7 +5,8 @@
 # given). Prints "N samples" and exits 0, or says what differs and exits 1.
 pmprof=$1 f=$2 log=${3:-}
 fail() { echo "$*"; exit 1; }
-pm=$("$pmprof" dump -i "$f" 2>"$f.dump.err" | grep -c '^0x[0-9a-f]* \[0x[0-9a-f]*\] SAMPLE ')
+# (a record out of a COMPRESSED one is at OFFSET+zOFFSET)
+pm=$("$pmprof" dump -i "$f" 2>"$f.dump.err" | grep -c '^0x[0-9a-f]*\(+z0x[0-9a-f]*\)\? \[0x[0-9a-f]*\] SAMPLE ')
 [ -s "$f.dump.err" ] && fail "pmprof dump: $(head -3 "$f.dump.err")"
 # perf report refuses a file without samples ("has no samples!"): fine then
 if [ "$pm" != 0 ]; then

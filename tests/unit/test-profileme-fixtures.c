@@ -27,6 +27,7 @@
 
 #include "builtin.h"
 #include "fixture/kit.h"
+#include "fixture/runcmd.h"
 #include "pmprof/util.h"
 
 /* Register bits, from the reference's tables (I_STAT, PCTR_CTL). */
@@ -495,6 +496,11 @@ static const struct mem_s mem_samples[] = {
 	{ true, 1, 0, 0x20, ALPHA_PF },		/* M7: M5's row */
 	{ true, 0, 1, 0x100, X86_LD_L3 },	/* M8 */
 	{ false, 0, 0, 0, 0 },			/* M9: skipped */
+	/* M10, M11: a data source that says nothing, the kernel's
+	 * PERF_MEM_NA (op, lvl, snoop, lock, tlb NA) and a plain 0: counted
+	 * apart ("na"), neither a row nor in the shares */
+	{ true, 0, 0, 0x40, 0x5080021 },
+	{ true, 1, 0, 0x40, 0 },
 };
 
 static void build_mem(const char *path, const char *arch, bool big_endian,
@@ -542,7 +548,7 @@ static void build_mem(const char *path, const char *arch, bool big_endian,
  * M3, M4, M8. 8 samples: shares 37.5, 25, 12.5 each.
  */
 static const char expect_mem[] =
-"{\"samples\": 8, \"skipped\": 1, \"rows\": ["
+"{\"samples\": 8, \"skipped\": 1, \"na\": 2, \"rows\": ["
 " {\"dso\": \"prog\", \"symbol\": \"loop\", \"samples\": 3, \"share\": 37.5,"
 "  \"data_src\": \"0x10005080028\", " ALPHA_FIELDS("prefetch", "N/A", "N/A") ","
 "  \"data_dso\": \"prog\", \"data_symbol\": \"table\"},"
@@ -568,30 +574,7 @@ static const char expect_mem[] =
 /* Run cmd with argv (NULL-terminated), stdout to a file; its JSON. */
 static json_t *run_json(int (*cmd)(int, const char **), const char **argv)
 {
-	char out[] = "/tmp/pmprof-pmfix-out-XXXXXX";
-	json_error_t jerr;
-	json_t *doc;
-	int fd, saved, argc = 0, ret;
-
-	while (argv[argc])
-		argc++;
-	fd = mkstemp(out);
-	assert_true(fd >= 0);
-	fflush(stdout);
-	saved = dup(1);
-	assert_true(saved >= 0);
-	assert_true(dup2(fd, 1) >= 0);
-	ret = cmd(argc, argv);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	close(fd);
-	assert_int_equal(ret, 0);
-	doc = json_load_file(out, JSON_DECODE_INT_AS_REAL, &jerr);
-	if (!doc)
-		fail_msg("%s: %s", out, jerr.text);
-	unlink(out);
-	return doc;
+	return pm_test__run_json(cmd, argv, JSON_DECODE_INT_AS_REAL);
 }
 
 static void assert_json_eq(json_t *got, const char *expect)

@@ -771,6 +771,70 @@ static void test_lying_counts(void **state)
 	free(b.p);
 }
 
+/* open_mem's result on a file with one attr whose size field says
+ * `size` in a slot of `slot` bytes. */
+static int open_attr(uint32_t slot, uint32_t size, struct pm_error *err)
+{
+	const struct tattr a = { .type = 1, .sample_type = PM_SAMPLE_IP };
+	struct rawbuf d = { 0 };
+	struct tfile f = { .attrs = &a, .nr_attrs = 1, .attr_bytes = slot,
+			   .data = &d };
+	struct rawbuf b = build_file(&f);
+	struct pm_reader *r = NULL;
+	int ret;
+
+	rb_patch(&b, 104 + 4, size, 4);
+	memset(err, 0, sizeof(*err));
+	ret = pm_reader__open_mem(&r, b.p, b.len, "test", err);
+	if (!ret)
+		assert_int_equal(pm_reader__event(r, 0)->attr.size, size);
+	pm_reader__delete(r);
+	free(b.p);
+	return ret;
+}
+
+/* Attr sizes: 0 (64) or 64 to a page, within their slot; the header's
+ * slot size from 64 + 16 to a page + 16. Anything else is refused with
+ * the attr's offset, before it can size anything. */
+static void test_attr_size_bounds(void **state)
+{
+	struct pm_error err;
+	struct rawbuf d = { 0 };
+	const struct tattr a = { .type = 1 };
+	struct tfile f = { .attrs = &a, .nr_attrs = 1, .data = &d };
+	struct rawbuf b;
+	struct pm_reader *r = NULL;
+
+	(void)state;
+	assert_int_equal(open_attr(128, 0, &err), 0);
+	assert_int_equal(open_attr(128, 64, &err), 0);
+	assert_int_equal(open_attr(4096, 4096, &err), 0);
+	assert_true(open_attr(4096, 4097, &err) < 0);
+	assert_int_equal(err.offset, 104);
+	assert_non_null(strstr(err.msg, "4097"));
+	assert_true(open_attr(128, 63, &err) < 0);
+	assert_true(open_attr(128, 0x10000000, &err) < 0);
+	assert_int_equal(err.offset, 104);
+	assert_true(open_attr(128, 136, &err) < 0);	/* past its slot */
+	assert_non_null(strstr(err.msg, "136"));
+
+	f.attr_bytes = 4104;				/* a slot over a page */
+	b = build_file(&f);
+	rb_patch(&b, 104 + 4, 128, 4);
+	assert_true(pm_reader__open_mem(&r, b.p, b.len, "test", &err) < 0);
+	assert_int_equal(err.offset, 16);
+	free(b.p);
+
+	/* attrs at offset 0: the header read as an attr */
+	f.attr_bytes = 128;
+	b = build_file(&f);
+	rb_patch(&b, 24, 0, 8);
+	assert_true(pm_reader__open_mem(&r, b.p, b.len, "test", &err) < 0);
+	assert_int_equal(err.offset, 24);
+	assert_non_null(strstr(err.msg, "header"));
+	free(b.p);
+}
+
 static void test_not_perf_data(void **state)
 {
 	static const char junk[] = "this is not a perf.data file at all, is it?";
@@ -795,6 +859,7 @@ int main(void)
 		cmocka_unit_test(test_every_truncation_fails_with_offset),
 		cmocka_unit_test(test_interrupted_recording),
 		cmocka_unit_test(test_lying_counts),
+		cmocka_unit_test(test_attr_size_bounds),
 		cmocka_unit_test(test_not_perf_data),
 	};
 

@@ -77,7 +77,15 @@ static int setup(void **state)
 	write_file(ksyms, "ffffffff81000000 T _text\n"
 			  "ffffffff81000100 T do_work\n"
 			  "ffffffff81000200 T other_work\n"
-			  "ffffffff81000300 D kdata\n");
+			  "ffffffff81000300 D kdata\n"
+			  "ffffffff81100000 T _etext\n"
+			  "ffffffff83000000 T _sinittext\n"
+			  /* as in 6.18's: an alias that wins _sinittext's
+			   * address in the table */
+			  "ffffffff83000000 t __pfx_set_reset_devices\n"
+			  "ffffffff83000100 T start_kernel\n"
+			  "ffffffff83000400 T x86_64_start_kernel\n"
+			  "ffffffff83001000 T _einittext\n");
 	snprintf(path, sizeof(path), "%s/perf-100.map", dir);
 	write_file(path, "7e0000000100 40 jitted_fn\n");
 	return 0;
@@ -394,6 +402,40 @@ static void test_kernel_callchain(void **state)
 	close_fixture(&f);
 }
 
+/*
+ * The idle task's stack goes back into the kernel's init text, past the
+ * _text .. _etext of the kernel MMAP: its functions are found all the
+ * same (between _sinittext and _einittext, not beyond).
+ */
+static void test_kernel_inittext(void **state)
+{
+	struct fixture f;
+	const struct pm_addr_loc *chain;
+	int ev;
+	struct pm_kit *k = kit_new(&ev);
+	const uint64_t init = 0xffffffff83000000ULL;
+	const uint64_t cc[] = {
+		PM_CONTEXT_KERNEL, KTEXT + 0x110, init + 0x150, init + 0x410,
+		init + 0x1008,
+	};
+
+	(void)state;
+	mmap_at(k, PM_MISC_KERNEL, (uint32_t)-1, 0, KTEXT, 0x100000, KTEXT,
+		"[kernel.kallsyms]_text", 0);
+	sample(k, ev, 0, 0, PM_MISC_KERNEL, KTEXT + 0x110, 1, cc, 5);
+	open_fixture(&f, k, PM_HOST_NO);
+	next_sample(&f);
+	assert_int_equal(pm_session__callchain(f.s, &chain), 4);
+	assert_sym(&chain[0], "[kernel.kallsyms]", "do_work", 0x10);
+	assert_sym(&chain[1], "[kernel.kallsyms]", "start_kernel", 0x50);
+	assert_int_equal(chain[1].level, 'k');
+	assert_int_equal(chain[1].rel, init + 0x150);
+	assert_sym(&chain[2], "[kernel.kallsyms]", "x86_64_start_kernel", 0x10);
+	assert_null(chain[3].dso);	/* past _einittext: no map */
+	assert_null(chain[3].sym);
+	close_fixture(&f);
+}
+
 /* Executable anonymous memory is looked up in /tmp/perf-PID.map. */
 static void test_jit(void **state)
 {
@@ -408,7 +450,7 @@ static void test_jit(void **state)
 	sample(k, ev, 100, 100, PM_MISC_USER, JIT + 0x110, 1, NULL, 0);
 	open_fixture(&f, k, PM_HOST_NO);
 	c = next_sample(&f);
-	assert_sym(&c->ip, "perf-100.map", "jitted_fn", 0x10);
+	assert_sym(&c->ip, "[JIT] tid 100", "jitted_fn", 0x10);
 	assert_int_equal(c->ip.rel, JIT + 0x110);
 	close_fixture(&f);
 }
@@ -519,6 +561,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_threads_fork_exec),
 	cmocka_unit_test(test_overlap),
 	cmocka_unit_test(test_kernel_callchain),
+	cmocka_unit_test(test_kernel_inittext),
 	cmocka_unit_test(test_jit),
 	cmocka_unit_test(test_build_id),
 	cmocka_unit_test(test_time_order),

@@ -493,7 +493,8 @@ static void test_jit_dso(void **state)
 	dso = pm_dsos__jit(dsos, 4242);
 	assert_int_equal(pm_dso__kind(dso), PM_DSO_JIT);
 	assert_string_equal(pm_dso__name(dso), path);
-	assert_string_equal(pm_dso__short_name(dso), "perf-4242.map");
+	/* perf shows a JIT map as "[JIT] tid PID" */
+	assert_string_equal(pm_dso__short_name(dso), "[JIT] tid 4242");
 	/* absolute addresses: map_ip is the identity */
 	assert_int_equal(pm_dso__map_ip(dso, 0x1000, 0, 0x1050), 0x1050);
 	s = pm_dso__find_symbol(dso, 0x1050);

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A sample's call chain, as perf builds it (thread__resolve_callchain,
+ * callee order): the entries of PERF_SAMPLE_CALLCHAIN with their context
+ * markers applied, then, when the sample carries user registers and stack
+ * bytes (--call-graph dwarf), the user frames unwound from them (the
+ * unwinder, unwind.h), resolved in user mode. With inline frames on, each
+ * entry that DWARF says holds inlined functions becomes one entry per
+ * function (pm_dso__inline_frames()), innermost first.
+ *
+ * One unwinder serves every process: it is told each sample's mappings
+ * through the process's map list.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmprof/records.h"
+#include "pmprof/util.h"
+#include "session/internal.h"
+
+static void push(struct pm_chain *c, const struct pm_addr_loc *loc)
+{
+	PM_GROW(c->v, c->alloc, c->nr + 1);
+	c->v[c->nr++] = *loc;
+}
+
+static void add_sampled(struct pm_chain *c, struct pm_session *s,
+			const struct pm_sample *smp, const struct pm_thread *t)
+{
+	uint8_t cpumode = PM_MISC_USER;
+	struct pm_addr_loc loc;
+
+	for (uint64_t i = 0; i < smp->callchain_nr; i++) {
+		uint64_t ip = smp->callchain[i];
+
+		if (ip >= PM_CONTEXT_MAX) {
+			switch (ip) {
+			case PM_CONTEXT_HV:
+				cpumode = PM_MISC_HYPERVISOR; break;
+			case PM_CONTEXT_KERNEL:
+				cpumode = PM_MISC_KERNEL; break;
+			case PM_CONTEXT_USER:
+				cpumode = PM_MISC_USER; break;
+			case PM_CONTEXT_GUEST_KERNEL:
+				cpumode = PM_MISC_GUEST_KERNEL; break;
+			case PM_CONTEXT_GUEST_USER:
+				cpumode = PM_MISC_GUEST_USER; break;
+			default:
+				break;
+			}
+			continue;
+		}
+		pm_session__resolve(s, t, cpumode, ip, &loc);
+		push(c, &loc);
+	}
+}
+
+static int find_map(void *arg, uint64_t addr, struct pm_unwind_map *out)
+{
+	const struct pm_map *m = pm_maps__find(arg, addr);
+
+	if (!m)
+		return -1;
+	out->start = m->start;
+	out->end = m->end;
+	out->pgoff = m->pgoff;
+	out->dso = m->dso;
+	return 0;
+}
+
+/* perf unwinds when the event samples both and the sample has both. */
+static bool has_dwarf_stack(const struct pm_sample *smp)
+{
+	return (smp->sample_type & PM_SAMPLE_REGS_USER) &&
+	       (smp->sample_type & PM_SAMPLE_STACK_USER) &&
+	       smp->regs_user.abi && smp->regs_user.nr &&
+	       smp->stack_user && smp->stack_user_dyn_size;
+}
+
+static void add_unwound(struct pm_chain *c, struct pm_session *s,
+			const struct pm_sample *smp,
+			const struct pm_thread_int *t)
+{
+	struct pm_reader *r = pm_session__reader(s);
+	struct pm_unwind_input in = {
+		.big_endian = pm_reader__big_endian(r),
+		.regs = &smp->regs_user,
+		.stack = smp->stack_user,
+		.stack_size = PM_MIN(smp->stack_user_dyn_size,
+				     smp->stack_user_size),
+		.tid = t->pub.tid,
+	};
+	struct pm_addr_loc loc;
+	size_t n;
+
+	if (!c->uw) {
+		c->uw = pm_unwinder__new();
+		c->machine = pm_unwind__machine(pm_reader__features(r)->arch);
+	}
+	in.machine = c->machine;
+	n = pm_unwinder__unwind(c->uw, find_map, t->maps, &in, c->frames,
+				PM_UNWIND_MAX_FRAMES, NULL);
+	for (size_t i = 0; i < n; i++) {
+		pm_session__resolve(s, &t->pub, PM_MISC_USER, c->frames[i].ip,
+				    &loc);
+		push(c, &loc);
+	}
+}
+
+/* Replace entries holding inlined functions by one entry per function. */
+static void expand_inlines(struct pm_chain *c)
+{
+	size_t nr = c->nr;
+
+	if (!nr)
+		return;
+	PM_GROW(c->tmp, c->alloc_tmp, nr);
+	memcpy(c->tmp, c->v, nr * sizeof(*c->v));
+	c->nr = 0;
+	for (size_t i = 0; i < nr; i++) {
+		struct pm_addr_loc loc = c->tmp[i];
+		const struct pm_symbol *const *f;
+		size_t n = 0;
+
+		if (loc.dso && loc.sym)
+			n = pm_dso__inline_frames(loc.dso, loc.addr, loc.sym, &f);
+		if (!n) {
+			push(c, &loc);
+			continue;
+		}
+		for (size_t k = 0; k < n; k++) {
+			loc.sym = f[k];
+			push(c, &loc);
+		}
+	}
+}
+
+void pm_chain__build(struct pm_chain *c, struct pm_session *s,
+		     const struct pm_sample *smp,
+		     const struct pm_thread_int *t,
+		     const struct pm_session_opts *o)
+{
+	c->nr = 0;
+	c->done = true;
+	add_sampled(c, s, smp, &t->pub);
+	if (has_dwarf_stack(smp))
+		add_unwound(c, s, smp, t);
+	if (o->inline_frames)
+		expand_inlines(c);
+}
+
+const struct pm_unwind_stats *pm_chain__stats(const struct pm_chain *c)
+{
+	return c->uw ? pm_unwinder__stats(c->uw) : NULL;
+}
+
+void pm_chain__free(struct pm_chain *c)
+{
+	pm_unwinder__delete(c->uw);
+	free(c->v);
+	free(c->tmp);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Internals of the unwinder, shared by lib/unwind's files only. */
+#ifndef PMPROF_UNWIND_INTERNAL_H
+#define PMPROF_UNWIND_INTERNAL_H
+
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+
+#include "pmprof/keymap.h"
+#include "pmprof/unwind.h"
+
+/*
+ * Where files are placed for libdwfl: from here up, one slot per file.
+ * No process of either architecture maps anything there (x86-64 user
+ * space ends at 2^47, arm64's at 2^52; the kernel's starts at 2^64 -
+ * 2^47 and above), so a value in a slot is never a real address.
+ */
+#define UW_PLACE_BASE	0x4000000000000000ULL
+#define UW_PLACE_ALIGN	(1ULL << 32)
+
+/* A PT_LOAD segment of a reported file, for reads outside the stack. */
+struct uw_load {
+	uint64_t vaddr, filesz, offset;
+};
+
+/* One ELF file reported to libdwfl, for every process that maps it. */
+struct uw_module {
+	struct pm_dso *ref;		/* a reference */
+	uint64_t bias;			/* placed address - ELF address */
+	uint64_t lo, hi;		/* the placed range reported */
+	Dwfl_Module *mod;
+	char *path;			/* what was opened ("[vdso]": memory) */
+	void *image;			/* the bytes of an in-memory file */
+	Elf *elf;			/* handed to libdwfl by find_elf */
+	int fd;				/* likewise (-1: in memory) */
+	bool handed;			/* libdwfl owns elf and fd now */
+	bool has_eh_frame;		/* then no debug file for .debug_frame */
+	struct uw_load *loads;
+	size_t nr_loads;
+};
+
+/* The files of one architecture: a Dwfl and what was reported to it. */
+struct uw_space {
+	uint16_t machine;
+	bool big_endian;
+	Dwfl *dwfl;
+	struct pm_keymap by_dso;	/* dso pointer -> struct uw_module; one
+					   without mod could not be reported */
+	struct uw_module **by_addr;	/* reported ones, sorted by lo */
+	size_t nr_addr, alloc_addr;
+	uint64_t next_place;
+};
+
+/* A file the sample's process maps, as values were moved into it. */
+struct uw_moved {
+	const struct uw_module *m;
+	uint64_t runtime_bias;		/* runtime address - ELF address */
+};
+
+/* A mapping of the sample's process and the module of its file. */
+struct uw_seen {
+	struct pm_unwind_map map;
+	struct uw_module *m;		/* NULL: not a file to move into */
+};
+
+/* What the sample being unwound needs inside libdwfl's callbacks. */
+struct uw_current {
+	struct uw_space *space;
+	pm_unwind_find_map_fn find_map;
+	void *arg;
+	const struct pm_unwind_input *in;
+	uint64_t sp;			/* where the stack bytes start */
+	struct pm_unwind_frame *frames;
+	size_t nr, max;
+	struct uw_moved moved[32];	/* most recent first */
+	size_t nr_moved;
+	struct uw_seen seen[8];		/* mappings found for this sample */
+	size_t nr_seen, next_seen;
+	bool limit;
+	bool failed;
+	struct pm_error err;
+};
+
+struct pm_unwinder {
+	struct uw_space *spaces[2];	/* by machine and byte order */
+	size_t nr_spaces;
+	struct uw_current cur;
+	struct pm_unwind_stats stats;
+	/* ELF headers naming a machine, for libdwfl's backend choice */
+	struct uw_arch_elf {
+		uint16_t machine;
+		bool big_endian;
+		unsigned char ehdr[64];
+		Elf *elf;
+	} arch[2];
+	size_t nr_arch;
+};
+
+/* ---- registers (regs.c) ---- */
+
+/* The value of perf register `idx` in a sample: true and *val, or false. */
+bool pm_uw_reg(const struct pm_regs *regs, unsigned int idx, uint64_t *val);
+/* The sampled pc and sp: false if the sample lacks either. */
+bool pm_uw_pc_sp(const struct pm_unwind_input *in, uint64_t *pc,
+		 uint64_t *sp);
+/* Hand the sample's registers, each moved by pm_uw_place(), to libdwfl. */
+bool pm_uw_set_registers(struct pm_unwinder *u, Dwfl_Thread *thread);
+/* A word of the stack bytes at addr (the stack starts at sp). */
+bool pm_uw_stack_word(const struct pm_unwind_input *in, uint64_t sp,
+		      uint64_t addr, uint64_t *val);
+
+/* ---- modules and places (modules.c) ---- */
+
+extern const Dwfl_Callbacks pm_uw_dwfl_callbacks;
+
+/* The module of a file, reported on first use; NULL if it cannot be. */
+struct uw_module *pm_uw_module(struct pm_unwinder *u, struct uw_space *sp,
+			       struct pm_dso *dso);
+/* The reported module whose placed range holds addr, or NULL. */
+struct uw_module *pm_uw_module_at(const struct uw_space *sp, uint64_t addr);
+/* A word of a reported file's contents at placed address addr. */
+bool pm_uw_file_word(const struct uw_module *m, uint64_t addr, bool big,
+		     uint64_t *val);
+void pm_uw_free_modules(struct uw_space *sp);
+
+/*
+ * A value of the sample's process moved to where libdwfl sees its file:
+ * an address in a mapping of an ELF file becomes that file's placed
+ * address (remembered, to move frames back); anything else stays.
+ */
+uint64_t pm_uw_place(struct pm_unwinder *u, uint64_t v);
+/* A frame's address moved back into the sample's process. */
+uint64_t pm_uw_unplace(struct pm_unwinder *u, uint64_t v);
+
+#endif

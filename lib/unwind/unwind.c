@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The unwinder: one Dwfl per architecture for the whole recording, the
+ * files of every process placed in it once (modules.c), a sample's
+ * registers and stack bytes handed to it through thread callbacks. The
+ * expensive part of libdw's unwinding is opening files and parsing their
+ * CFI; libdw keeps both per module, so they are paid once per file.
+ *
+ * libdwfl picks its architecture backend from an ELF header; the Dwfl is
+ * attached with a header made for the recording's machine, so that
+ * unwinding does not depend on the host or on which file comes first.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmprof/util.h"
+#include "unwind/internal.h"
+
+#define ELFMAG_BYTES "\177ELF"
+
+/* ---- libdwfl's thread callbacks ---- */
+
+static pid_t next_thread(Dwfl *dwfl, void *dwfl_arg, void **thread_argp)
+{
+	struct pm_unwinder *u = dwfl_arg;
+
+	(void)dwfl;
+	if (*thread_argp)
+		return 0;
+	*thread_argp = u;
+	return u->cur.in->tid > 0 ? u->cur.in->tid : 1;
+}
+
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *dwfl_arg,
+		       void **thread_argp)
+{
+	(void)dwfl;
+	(void)tid;
+	*thread_argp = dwfl_arg;
+	return true;
+}
+
+/*
+ * A word of the sample's memory: its stack bytes, else a file's contents
+ * (at a placed address, or at a runtime one in a file's mapping). The
+ * value is placed in turn: it may be a return address.
+ */
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
+			void *dwfl_arg)
+{
+	struct pm_unwinder *u = dwfl_arg;
+	struct uw_current *c = &u->cur;
+	const struct uw_module *m;
+	uint64_t v;
+
+	(void)dwfl;
+	if (!pm_uw_stack_word(c->in, c->sp, addr, &v)) {
+		m = pm_uw_module_at(c->space, addr);
+		if (!m) {
+			addr = pm_uw_place(u, addr);
+			m = pm_uw_module_at(c->space, addr);
+		}
+		if (!pm_uw_file_word(m, addr, c->in->big_endian, &v))
+			return false;
+	}
+	*result = pm_uw_place(u, v);
+	return true;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
+{
+	return pm_uw_set_registers(thread_arg, thread);
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.get_thread = get_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+/* ---- one Dwfl per architecture ---- */
+
+/* An ELF header for machine: all libdwfl needs to choose a backend. */
+static Elf *arch_elf(struct pm_unwinder *u, uint16_t machine, bool big)
+{
+	struct uw_arch_elf *a;
+	unsigned char *h;
+
+	for (size_t i = 0; i < u->nr_arch; i++)
+		if (u->arch[i].machine == machine &&
+		    u->arch[i].big_endian == big)
+			return u->arch[i].elf;
+	if (u->nr_arch == PM_ARRAY_SIZE(u->arch))
+		return NULL;
+	a = &u->arch[u->nr_arch];
+	h = a->ehdr;
+	memset(h, 0, sizeof(a->ehdr));
+	memcpy(h, ELFMAG_BYTES, 4);
+	h[EI_CLASS] = ELFCLASS64;
+	h[EI_DATA] = big ? ELFDATA2MSB : ELFDATA2LSB;
+	h[EI_VERSION] = EV_CURRENT;
+	/* e_type ET_EXEC, e_machine, e_version, e_ehsize 64 */
+	h[big ? 17 : 16] = ET_EXEC;
+	h[big ? 19 : 18] = (unsigned char)(machine & 0xff);
+	h[big ? 18 : 19] = (unsigned char)(machine >> 8);
+	h[big ? 23 : 20] = EV_CURRENT;
+	h[big ? 53 : 52] = 64;
+	a->elf = elf_memory((char *)h, sizeof(a->ehdr));
+	if (!a->elf)
+		return NULL;
+	a->machine = machine;
+	a->big_endian = big;
+	u->nr_arch++;
+	return a->elf;
+}
+
+static void space_free(struct uw_space *sp)
+{
+	if (!sp)
+		return;
+	if (sp->dwfl)
+		dwfl_end(sp->dwfl);
+	pm_uw_free_modules(sp);
+	free(sp);
+}
+
+/* The Dwfl for the input's architecture, made on first use. */
+static struct uw_space *space_get(struct pm_unwinder *u,
+				  const struct pm_unwind_input *in,
+				  struct pm_error *err)
+{
+	struct uw_space *sp;
+	Elf *elf;
+
+	for (size_t i = 0; i < u->nr_spaces; i++)
+		if (u->spaces[i]->machine == in->machine &&
+		    u->spaces[i]->big_endian == in->big_endian)
+			return u->spaces[i];
+	if (u->nr_spaces == PM_ARRAY_SIZE(u->spaces)) {
+		pm_error__fmt(err, PM_EUNSUP, "a recording of more than %zu architectures",
+			      PM_ARRAY_SIZE(u->spaces));
+		return NULL;
+	}
+	sp = pm_zalloc(sizeof(*sp));
+	sp->machine = in->machine;
+	sp->big_endian = in->big_endian;
+	sp->next_place = UW_PLACE_BASE;
+	elf = arch_elf(u, in->machine, in->big_endian);
+	sp->dwfl = dwfl_begin(&pm_uw_dwfl_callbacks);
+	if (!sp->dwfl || !elf ||
+	    !dwfl_attach_state(sp->dwfl, elf, in->tid > 0 ? in->tid : 1,
+			       &thread_callbacks, u)) {
+		pm_error__fmt(err, PM_EUNSUP, "libdwfl cannot unwind for e_machine %u: %s",
+			      in->machine, dwfl_errmsg(-1));
+		space_free(sp);
+		return NULL;
+	}
+	u->spaces[u->nr_spaces++] = sp;
+	return sp;
+}
+
+/* ---- unwinding ---- */
+
+static int on_frame(Dwfl_Frame *state, void *arg)
+{
+	struct pm_unwinder *u = arg;
+	struct uw_current *c = &u->cur;
+	Dwarf_Addr pc;
+	bool activation;
+
+	/* (finding out whether this is an activation unwinds one step) */
+	if (!dwfl_frame_pc(state, &pc, &activation)) {
+		c->failed = true;
+		pm_error__fmt(&c->err, PM_EFORMAT, "%s", dwfl_errmsg(-1));
+		return DWARF_CB_ABORT;
+	}
+	if (!pc)		/* a zeroed return address ends the stack */
+		return DWARF_CB_ABORT;
+	pc = pm_uw_unplace(u, pc);
+	c->frames[c->nr].ip = activation ? pc : pc - 1;
+	c->frames[c->nr].activation = activation;
+	if (++c->nr == c->max) {
+		c->limit = true;
+		return DWARF_CB_ABORT;
+	}
+	return DWARF_CB_OK;
+}
+
+static size_t no_input(struct pm_unwinder *u, struct pm_unwind_result *res,
+		       const char *why)
+{
+	u->stats.no_input++;
+	if (res) {
+		res->stop = PM_UNWIND_NO_INPUT;
+		pm_error__fmt(&res->err, PM_EUNSUP, "%s", why);
+	}
+	return 0;
+}
+
+size_t pm_unwinder__unwind(struct pm_unwinder *u,
+			   pm_unwind_find_map_fn find_map, void *arg,
+			   const struct pm_unwind_input *in,
+			   struct pm_unwind_frame *frames, size_t max,
+			   struct pm_unwind_result *res)
+{
+	struct uw_current *c = &u->cur;
+	struct pm_error err = { 0 };
+	uint64_t pc, sp;
+	int ret;
+
+	u->stats.samples++;
+	if (!max)
+		return no_input(u, res, "no room for frames");
+	if (!in->stack || !in->stack_size)
+		return no_input(u, res, "the sample has no stack bytes");
+	if (!pm_uw_pc_sp(in, &pc, &sp))
+		return no_input(u, res, in->machine == PM_EM_X86_64 ||
+					in->machine == PM_EM_AARCH64 ?
+				"the sample lacks the pc or sp register, or is not of a 64-bit task" :
+				"unwinding knows x86-64 and arm64 recordings only");
+	memset(c, 0, sizeof(*c));
+	c->find_map = find_map;
+	c->arg = arg;
+	c->in = in;
+	c->sp = sp;
+	c->frames = frames;
+	c->max = max;
+	c->space = space_get(u, in, &err);
+	if (!c->space)
+		return no_input(u, res, err.msg);
+	ret = dwfl_getthread_frames(c->space->dwfl, in->tid > 0 ? in->tid : 1,
+				    on_frame, u);
+	if (ret < 0 && !c->failed) {
+		c->failed = true;
+		pm_error__fmt(&c->err, PM_EFORMAT, "%s", dwfl_errmsg(-1));
+	}
+	u->stats.frames += c->nr;
+	if (c->failed)
+		u->stats.failed++;
+	if (res) {
+		res->stop = c->limit ? PM_UNWIND_LIMIT :
+			    c->failed ? PM_UNWIND_FAILED : PM_UNWIND_END;
+		res->err = c->err;
+	}
+	return c->nr;
+}
+
+struct pm_unwinder *pm_unwinder__new(void)
+{
+	elf_version(EV_CURRENT);
+	return pm_zalloc(sizeof(struct pm_unwinder));
+}
+
+void pm_unwinder__delete(struct pm_unwinder *u)
+{
+	if (!u)
+		return;
+	for (size_t i = 0; i < u->nr_spaces; i++)
+		space_free(u->spaces[i]);
+	for (size_t i = 0; i < u->nr_arch; i++)
+		elf_end(u->arch[i].elf);
+	free(u);
+}
+
+const struct pm_unwind_stats *pm_unwinder__stats(const struct pm_unwinder *u)
+{
+	return &u->stats;
+}

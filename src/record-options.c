@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "record-options.h"
+#include "pmprof/record.h"
+#include "pmprof/strbuf.h"
+#include "pmprof/util.h"
+
+int pm_record_optarg_cb(const struct pm_option *opt, const char *arg)
+{
+	struct pm_optarg *o = opt->value;
+
+	o->set = true;
+	o->arg = arg;
+	return 0;
+}
+
+int pm_record_comp_level_cb(const struct pm_option *opt, const char *arg)
+{
+	int *level = opt->value;
+	char *end;
+	long v;
+
+	if (!arg) {
+		*level = 1;
+		return 0;
+	}
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end || v < 1 || v > 22)
+		return pm_opt_error(opt, "expects a zstd level from 1 to 22, not '%s'", arg);
+	*level = (int)v;
+	return 0;
+}
+
+char *pm_record_uid_pids(const char *user)
+{
+	struct pm_strbuf sb = PM_STRBUF_INIT;
+	struct passwd *pw = getpwnam(user);
+	struct dirent *de;
+	char *end;
+	uid_t uid;
+	DIR *d;
+
+	if (pw) {
+		uid = pw->pw_uid;
+	} else {
+		unsigned long v = strtoul(user, &end, 10);
+
+		if (end == user || *end || *user == '-') {
+			pm_cli_usage_error("-u %s: no such user", user);
+			return NULL;
+		}
+		uid = (uid_t)v;
+	}
+	d = opendir("/proc");
+	if (!d) {
+		pm_cli_usage_error("-u: cannot read /proc: %s", strerror(errno));
+		return NULL;
+	}
+	while ((de = readdir(d))) {
+		char path[300];
+		struct stat st;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (end == de->d_name || *end || pid <= 0 || pid == (long)getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s", de->d_name);
+		if (stat(path, &st) || st.st_uid != uid)
+			continue;
+		pm_strbuf__addf(&sb, "%s%ld", sb.len ? "," : "", pid);
+	}
+	closedir(d);
+	if (!sb.len) {
+		pm_cli_usage_error("-u %s: the user has no process to record", user);
+		return NULL;
+	}
+	return pm_strbuf__detach(&sb);
+}
+
+int pm_record_switch_file(struct pm_recorder *r, bool at_exit, int max_files, bool quiet,
+			  struct pm_switched *sw)
+{
+	const char *out = pm_recorder__output(r);
+	char name[4096];
+	struct pm_error err;
+	int ret;
+
+	if (pm_switch_output__name(out, name, sizeof(name)))
+		return pm_cli_usage_error("--switch-output: no name for the next file of %s", out);
+	if (at_exit)
+		ret = rename(out, name) ? pm_error__fmt(&err, -errno, "%s: cannot rename to %s: %s",
+						       out, name, strerror(errno)) : 0;
+	else
+		ret = pm_recorder__switch_output(r, name, &err);
+	if (ret) {
+		fprintf(stderr, "pmprof record: %s\n", err.msg);
+		return PM_EXIT_INPUT;
+	}
+	if (!quiet)
+		fprintf(stderr, "[ pmprof record: Dump %s ]\n", name);
+	sw->names = pm_reallocarray(sw->names, (size_t)sw->nr + 1, sizeof(char *));
+	sw->names[sw->nr++] = pm_strdup(name);
+	if (max_files > 0 && sw->nr > max_files) {
+		unlink(sw->names[0]);
+		free(sw->names[0]);
+		memmove(sw->names, sw->names + 1, (size_t)(--sw->nr) * sizeof(char *));
+	}
+	return 0;
+}
+
+void pm_switched__release(struct pm_switched *sw)
+{
+	int i;
+
+	for (i = 0; i < sw->nr; i++)
+		free(sw->names[i]);
+	free(sw->names);
+	sw->names = NULL;
+	sw->nr = 0;
+}

@@ -1,0 +1,228 @@
+#!/usr/bin/env bash
+# DWARF call chains against perf. Real programs are recorded here with
+# `perf record --call-graph dwarf` and `pmprof record --call-graph dwarf`:
+# a C program with a known call structure (one thread, three threads), a
+# C++ one, python3. `pmprof report --children` must give the rows of
+# `perf report --children --no-inline --stdio`, row for row (Children and
+# Self to the hundredth of a percent), and the exact Children and Self
+# period of every symbol that perf's own call chains (perf script) add up
+# to. With --inline, the program's own rows against perf's --inline
+# chains. Frame-pointer recordings keep giving perf's numbers; a
+# recording without call chains says so.
+. "$(dirname "$0")/../lib.sh"
+
+have_perf || { skip unwind-perf "perf cannot record here"; exit 0; }
+for t in gcc g++; do
+	command -v $t >/dev/null || { skip unwind-perf "no $t (scripts/deps.sh installs build-essential)"; exit 0; }
+done
+counts="$TOP/tests/tools/children_counts.py"
+prog="$TMP/report-prog"
+gcc -O2 -g -fPIE -pie -o "$prog" "$TOP/tests/programs/report-prog.c" -lpthread &&
+	gcc -O2 -g -fno-omit-frame-pointer -o "$TMP/report-prog-fp" \
+		"$TOP/tests/programs/report-prog.c" -lpthread &&
+	g++ -O2 -g -o "$TMP/unwind-cxx" "$TOP/tests/programs/unwind-cxx.cc" ||
+	{ not_ok "unwind-perf: cannot build the test programs"; exit 0; }
+
+rec() {	# rec NAME RECORDER ARGS...: RECORDER perf or pmprof
+	local name=$1 tool=$2
+	shift 2
+	if [ "$tool" = perf ]; then
+		# (perf dies of its workload's SIGKILL: no "Killed" from bash)
+		( perf record -q -e cpu-clock -o "$TMP/$name.data" "$@" >/dev/null 2>"$TMP/$name.err"
+		  rc=$?; exit $rc ) 2>/dev/null
+	else
+		"$PMPROF" record -e cpu-clock -o "$TMP/$name.data" "$@" >/dev/null 2>"$TMP/$name.err"
+	fi || {
+		[ $? = 137 ] && [ -s "$TMP/$name.data" ] && return 0	# SIGKILL
+		not_ok "$name: $tool record failed: $(tail -1 "$TMP/$name.err")"
+		return 1
+	}
+}
+
+# rows NAME: pmprof report --children rows equal perf's, row for row.
+rows() {
+	local d="$TMP/$1.data"
+	perf report -i "$d" --stdio -q --children --no-inline --sort dso,sym -g none \
+		--percent-limit 0 2>/dev/null |
+		sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' | grep . | sort >"$TMP/$1.perf"
+	"$PMPROF" report -i "$d" --children --format csv 2>"$TMP/$1.pmerr" |
+		python3 -c '
+import csv, sys
+for r in csv.DictReader(sys.stdin):
+    print("%.2f%%|%.2f%%|%s|%s" % (float(r["Children"]), float(r["Self"]),
+                                   r["Shared Object"], r["Symbol"]))' |
+		sort >"$TMP/$1.pmprof"
+	if [ "$(wc -l <"$TMP/$1.perf")" -lt 5 ]; then
+		not_ok "$1: perf report gave no rows"
+		return
+	fi
+	check_files_eq "$1: --children rows equal perf report --children" \
+		"$TMP/$1.perf" "$TMP/$1.pmprof"
+}
+
+# counts NAME [DSO]: exact Children and Self against perf script's chains;
+# with DSO also --inline, that DSO's rows.
+counts() {
+	local d="$TMP/$1.data"
+	perf script -i "$d" -F event,period,ip,sym,dso --no-inline >"$TMP/$1.plain" 2>/dev/null &&
+		perf script -i "$d" -F event,period,ip,sym,dso --no-inline -G >"$TMP/$1.self" 2>/dev/null ||
+		{ not_ok "$1: perf script failed"; return; }
+	"$PMPROF" report -i "$d" --children --format json >"$TMP/$1.json" 2>/dev/null
+	check "$1: Children and Self equal perf's chains" \
+		python3 "$counts" "$TMP/$1.plain" "$TMP/$1.self" "$TMP/$1.json"
+	[ $# -gt 1 ] || return
+	perf script -i "$d" -F event,period,ip,sym,dso --inline >"$TMP/$1.inl" 2>/dev/null ||
+		{ not_ok "$1: perf script --inline failed"; return; }
+	"$PMPROF" report -i "$d" --children --inline --format json >"$TMP/$1.ijson" 2>/dev/null
+	check "$1: --inline: $2's Children and Self equal perf's --inline chains" \
+		python3 "$counts" --dso "$2" "$TMP/$1.inl" "$TMP/$1.self" "$TMP/$1.ijson" "$TMP/$1.plain"
+	if grep -q '"symbol": *"[a-z_]* (inlined)"' "$TMP/$1.ijson"; then
+		ok "$1: --inline shows inlined functions"
+	else
+		not_ok "$1: --inline shows no inlined function"
+	fi
+}
+
+# callers NAME SYMBOL: SYMBOL is a caller of (nearly) every sample.
+callers() {
+	if "$PMPROF" report -i "$TMP/$1.data" --children --format csv |
+		awk -F, -v s="[.] $2" '$NF == s && $1 >= 90 { f = 1 } END { exit !f }'; then
+		ok "$1: $2 is a caller of nearly every sample"
+	else
+		not_ok "$1: no --children row for $2 near 100%"
+	fi
+}
+
+if rec single perf --call-graph dwarf -- "$prog" single; then
+	callers single main
+	rows single
+	counts single report-prog
+fi
+rec threads perf --call-graph dwarf -- "$prog" threads && {
+	rows threads
+	counts threads
+	# the threads' own callers, unwound on the threads' stacks
+	"$PMPROF" report -i "$TMP/threads.data" --children --format csv --sort sym >"$TMP/threads.csv"
+	if grep -q ',\[\.\] start_thread$' "$TMP/threads.csv" &&
+	   grep -q ',\[\.\] thread_fn$' "$TMP/threads.csv"; then
+		ok "threads: start_thread and thread_fn are callers"
+	else
+		not_ok "threads: no start_thread or thread_fn row"
+	fi
+}
+rec cxx perf --call-graph dwarf -- "$TMP/unwind-cxx" 15 && {
+	callers cxx 'shapes::total<shapes::Shape>'
+	rows cxx
+	counts cxx
+}
+# python3 itself, not a wrapper script; its interpreter stacks are deeper
+# than perf's default 8 kB dump, and perf's libunwind adds a made-up
+# [unknown] entry where a cut stack ends: dump them whole. It ends by
+# SIGKILL, for the reason report-prog ends by _exit (perf record then
+# exits 137 too).
+py=/usr/bin/python3
+[ -x "$py" ] || py=$(command -v python3)
+rec python perf --call-graph dwarf,65528 -- "$py" -c '
+import json, os, signal
+def fib(n): return n if n < 2 else fib(n - 1) + fib(n - 2)
+s = 0
+for i in range(25): s += fib(17) + len(json.dumps(list(range(3000))))
+os.kill(os.getpid(), signal.SIGKILL)'
+if [ -s "$TMP/python.data" ]; then
+	rows python
+	counts python
+fi
+rec pm-single pmprof --call-graph dwarf -- "$prog" single && {
+	callers pm-single main
+	rows pm-single
+	counts pm-single
+}
+rec pm-threads pmprof --call-graph dwarf -- "$prog" threads && {
+	rows pm-threads
+	counts pm-threads
+}
+# Frame pointers: the kernel's call chains, as before.
+rec fp perf -g -- "$TMP/report-prog-fp" single && {
+	rows fp
+	counts fp
+}
+
+# No call chains: --children says so and shows the self profile.
+rec flat perf -- "$prog" single && {
+	"$PMPROF" report -i "$TMP/flat.data" --children --format csv \
+		>"$TMP/flat.csv" 2>"$TMP/flat.err"
+	rc=$?
+	check_eq "flat: --children without call chains exits 0" 0 "$rc"
+	if grep -q "flat.data: no call chains in this recording" "$TMP/flat.err" &&
+	   head -1 "$TMP/flat.csv" | grep -q '^Overhead,'; then
+		ok "flat: --children says there are no call chains"
+	else
+		not_ok "flat: --children without call chains: $(cat "$TMP/flat.err")"
+	fi
+}
+# A pipe names its events as it goes: the same from standard input.
+perf record -q -e cpu-clock -o - -- "$prog" single >"$TMP/flat.pipe" 2>/dev/null &&
+	"$PMPROF" report -i - --children <"$TMP/flat.pipe" >"$TMP/flat-pipe.out" 2>"$TMP/flat-pipe.err"
+if grep -q "(standard input): no call chains" "$TMP/flat-pipe.err" &&
+   grep -q "Overhead" "$TMP/flat-pipe.out"; then
+	ok "flat: ... on standard input too"
+else
+	not_ok "flat: pipe: $(cat "$TMP/flat-pipe.err")"
+fi
+
+# A JIT map: "[JIT] tid PID" and its symbols, as perf shows them. The JIT
+# names its code in /tmp/perf-PID.map, a name other runs' perf and pmprof
+# would look at for a process of that pid: it runs, and both tools read,
+# in a mount namespace with a /tmp of its own.
+if [ "$(uname -m)" != x86_64 ]; then
+	skip "unwind-perf jit" "the JIT's machine code is x86-64's"
+elif ! unshare -m true 2>/dev/null; then
+	skip "unwind-perf jit" "needs unshare -m (root) for a /tmp of its own"
+elif gcc -O2 -o "$TMP/jit-prog" "$TOP/tests/programs/jit-prog.c"; then
+	# relative paths: the directory stays reachable below the new /tmp
+	(cd "$TMP" && unshare -m sh -c '
+		mount -t tmpfs pmprof-jit /tmp || exit 1
+		perf record -q -e cpu-clock -o jit.data ./jit-prog >/dev/null 2>jit.err || exit 1
+		perf script -i jit.data -F pid 2>/dev/null | head -1 | tr -d " " >jit.pid
+		perf report -i jit.data --stdio -q --sort dso,sym \
+			-F overhead,sample,period,dso,sym --percent-limit 0 >jit.perf 2>/dev/null
+		"$0" report -i jit.data --format csv >jit.csv' "$PMPROF")
+	jitpid=$(cat "$TMP/jit.pid" 2>/dev/null)
+	if [ -s "$TMP/jit.csv" ] && [ -n "$jitpid" ]; then
+		check "jit: rows equal perf report" \
+			python3 "$TOP/tests/tools/compare_report.py" "$TMP/jit.perf" "$TMP/jit.csv"
+		if grep -q "^[^,]*,[^,]*,[^,]*,\[JIT\] tid $jitpid,\[\.\] jitted_loop$" "$TMP/jit.csv"; then
+			ok "jit: [JIT] tid $jitpid [.] jitted_loop"
+		else
+			not_ok "jit: no [JIT] tid $jitpid row"
+		fi
+	else
+		not_ok "jit: recording or reports failed: $(cat "$TMP/jit.err" 2>/dev/null)"
+	fi
+else
+	not_ok "jit: cannot build jit-prog"
+fi
+
+# The idle task's kernel stack goes back to start_kernel, in the init
+# text past the kernel map: perf finds it, so must pmprof (kernel rows).
+if [ "$(id -u)" = 0 ] && [ "$(sed -n 1p /proc/kallsyms | cut -c1-16)" != 0000000000000000 ] &&
+   rec idle perf -a -g -C 0 -- sleep 1; then
+	perf report -i "$TMP/idle.data" --stdio -q --children --no-inline --sort dso,sym -g none \
+		--percent-limit 0 2>/dev/null | sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' |
+		grep '|\[kernel.kallsyms\]|' | sort >"$TMP/idle.perf"
+	if grep -q '\[k\] start_kernel$' "$TMP/idle.perf"; then
+		"$PMPROF" report -i "$TMP/idle.data" --children --format csv | python3 -c '
+import csv, sys
+for r in csv.DictReader(sys.stdin):
+    if r["Shared Object"] == "[kernel.kallsyms]":
+        print("%.2f%%|%.2f%%|%s|%s" % (float(r["Children"]), float(r["Self"]),
+                                       r["Shared Object"], r["Symbol"]))' |
+			sort >"$TMP/idle.pmprof"
+		check_files_eq "idle: kernel --children rows (start_kernel) equal perf's" \
+			"$TMP/idle.perf" "$TMP/idle.pmprof"
+	else
+		skip "unwind-perf idle" "CPU 0 was never sampled idle (perf shows no start_kernel)"
+	fi
+else
+	skip "unwind-perf idle" "needs root and readable kallsyms"
+fi
