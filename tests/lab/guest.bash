@@ -3,6 +3,12 @@
 # The guest is built by `make check-lab` (scripts/lab/build.sh);
 # a test whose guest is missing fails, it never skips: the lab exists to
 # run these checks.
+# The lab's cache (scripts/lab/lib.sh: kernel, guest parts, sysroots) is
+# the machine's, outside the test: tests/lib.sh gives every test a HOME of
+# its own, and a cache under that HOME would be built again by each run
+# (the kernel: half an hour) and removed when the test that built it
+# exits, under the feet of the tests that boot its kernel.
+export PMPROF_LAB_CACHE="${PMPROF_LAB_CACHE:-${HOME:-/root}/.cache/pmprof-lab}"
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 LAB_RUN="$TOP/scripts/lab/run.sh"
 MANIFEST="$TOP/$BUILD/lab/manifest"
