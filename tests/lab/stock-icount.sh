@@ -75,14 +75,14 @@ if [ "$(cat "$O/auto.rc" 2>/dev/null)" = 0 ] &&
    grep -q "hf mode: burst (this kernel does not take 144-byte attrs with hf_sample (perf_event_open: E2BIG" "$O/auto.err"; then
 	ok "stock-icount: --hf-mode auto picks burst and says why: $(grep -o 'E2BIG[^)]*' "$O/auto.err" | head -1)"
 else
-	not_ok "stock-icount: --hf-mode auto picks burst and says why"
+	not_ok "stock-icount: --hf-mode auto picks burst and says why: exit $(cat "$O/auto.rc" 2>/dev/null); $(why "$O/auto.err")"
 	show "$O/auto.err" "$TMP/stock-icount.err"
 fi
 if [ "$(cat "$O/burst.rc" 2>/dev/null)" = 0 ] &&
    grep -q "hf mode: burst (.*hf-burst and hf-jitter have no kernel ABI)" "$O/burst.err"; then
 	ok "stock-icount: with hf-burst=$B, auto picks burst: the kernel ABI has no bursts"
 else
-	not_ok "stock-icount: with hf-burst=$B, auto picks burst"
+	not_ok "stock-icount: with hf-burst=$B, auto picks burst: exit $(cat "$O/burst.rc" 2>/dev/null); $(why "$O/burst.err")"
 	show "$O/burst.err"
 fi
 
@@ -93,19 +93,19 @@ read -r _ b _ bad _ sh _ w _ mn _ _ _ _ _ mx _ within _ cyc _ cmin _ cmax _ cwit
 if [ -n "${b:-}" ] && [ "$bad" = 0 ] && [ "$b" -gt 1000 ] && [ "$w" -ge $(( (b - sh) * B )) ]; then
 	ok "stock-icount: burst structure: $b bursts, $B windows each ($w windows)"
 else
-	not_ok "stock-icount: burst structure"
+	not_ok "stock-icount: burst structure: $(why "$O/burst.check" "$TMP/dump.err")"
 	show "$O/burst.check"
 fi
 if [ -n "${w:-}" ] && [ "$w" -gt 0 ] && [ "$mn" = $S ] && [ "$mx" = $S ] && [ "$within" = "$w" ]; then
 	ok "stock-icount: every one of $w short windows is exactly $S cycles"
 else
-	not_ok "stock-icount: every short window is exactly $S cycles"
+	not_ok "stock-icount: every short window is exactly $S cycles: $(why "$O/burst.check")"
 	show "$O/burst.check"
 fi
 if [ -n "${cyc:-}" ] && [ "$cyc" -gt 0 ] && [ "$cyc" = $((b - sh)) ] && [ "$cwithin" = "$cyc" ]; then
 	ok "stock-icount: every one of $cyc cycles is exactly $P cycles of the leader"
 else
-	not_ok "stock-icount: every cycle is exactly $P cycles of the leader"
+	not_ok "stock-icount: every cycle is exactly $P cycles of the leader: $(why "$O/burst.check")"
 	show "$O/burst.check"
 fi
 # the workload's instructions (perf stat -x,: "COUNT,,instructions:u,...")
@@ -119,7 +119,7 @@ if [ -n "${insns:-}" ] && [ -n "${b:-}" ]; then
 		not_ok "stock-icount: one burst per $P instructions: $line"
 	fi
 else
-	not_ok "stock-icount: one burst per $P instructions: no instruction count or no bursts"
+	not_ok "stock-icount: one burst per $P instructions: no instruction count or no bursts: $(why "$O/stat.txt" "$O/burst.check")"
 	show "$O/stat.txt" "$O/burst.check"
 fi
 # the cgroup on a fresh boot: enabled once, left as it was, then just works
@@ -130,20 +130,20 @@ if grep -q "burst: wrote +[a-z_]* then -[a-z_]* to /sys/fs/cgroup/cgroup.subtree
    ! grep -q "subtree_control" "$O/auto.err"; then
 	ok "stock-icount: on a fresh boot burst mode's cgroup works: $(grep -o 'wrote +[a-z_]* then -[a-z_]*' "$O/burst.err"), cgroup.subtree_control left '$(cat "$O/subtree.after")'"
 else
-	not_ok "stock-icount: on a fresh boot burst mode's cgroup works"
+	not_ok "stock-icount: on a fresh boot burst mode's cgroup works: subtree_control '$(cat "$O/subtree.before" 2>/dev/null)' then '$(cat "$O/subtree.after" 2>/dev/null)'; $(grep -m1 'cgroup' "$O/burst.err" 2>/dev/null || why "$O/burst.err")"
 	show "$O/burst.err" "$O/auto.err" "$O/subtree.before" "$O/subtree.after"
 fi
 if grep -q '^[0-9]* samples$' "$O/perf.check" 2>/dev/null; then
 	ok "stock-icount: the guest's perf reads the --metrics file and counts the same: $(cat "$O/perf.check")"
 else
-	not_ok "stock-icount: the guest's perf reads the --metrics file and counts the same samples"
+	not_ok "stock-icount: the guest's perf reads the --metrics file and counts the same samples: $(why "$O/perf.check")"
 	show "$O/perf.check"
 fi
 if out=$(python3 "$TOP/tests/tools/lab_shares.py" "$O/truth.txt" "$O/burst.json" 1.0 2>&1); then
 	ok "stock-icount: instruction shares within 1 point of the workload's count ($(tail -1 <<<"$out"))"
 	sed 's/^/# /' <<<"$out"
 else
-	not_ok "stock-icount: instruction shares within 1 point of the workload's count"
+	not_ok "stock-icount: instruction shares within 1 point of the workload's count: $(grep -m1 -iE 'off|error|no ' <<<"$out" || tail -1 <<<"$out")"
 	sed 's/^/# /' <<<"$out"
 fi
 
@@ -153,7 +153,7 @@ if [ "$(cat "$O/metrics.rc" 2>/dev/null)" = 0 ] &&
    grep -q 'hardware PMU found; left out branch-misses, cache-references, cache-misses: this PMU does not count them' "$O/metrics.err"; then
 	ok "stock-icount: --metrics picks cycles and instructions, says what it left out and why"
 else
-	not_ok "stock-icount: --metrics picks the hardware group and says what it left out"
+	not_ok "stock-icount: --metrics picks the hardware group and says what it left out: exit $(cat "$O/metrics.rc" 2>/dev/null); $(grep -m1 -- '--metrics' "$O/metrics.err" 2>/dev/null || why "$O/metrics.err")"
 	show "$O/metrics.err"
 fi
 # CPI and IPC columns, every behaviour present with 1.00 for both; the

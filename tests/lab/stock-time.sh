@@ -24,7 +24,7 @@ O="$TMP/stock-time"
 if [ "$(cat "$O/record.rc" 2>/dev/null)" = 0 ]; then
 	ok "stock-time: cycles records without icount"
 else
-	not_ok "stock-time: cycles records without icount"
+	not_ok "stock-time: cycles records without icount: exit $(cat "$O/record.rc" 2>/dev/null); $(why "$O/record.err")"
 	show "$O/record.err"
 fi
 cmp=$(python3 - "$O/truth.txt" "$O/report.json" <<'EOF'
@@ -61,7 +61,7 @@ if [ "${bad:-x}" = 0 ] && [ "${pairs:-0}" -ge 10 ] && [ "${total:-0}" -gt 500 ];
 	ok "stock-time: the profile ranks the behaviours as their own timing does ($summary)"
 	sed 's/^/# /' <<<"$cmp"
 else
-	not_ok "stock-time: the profile ranks the behaviours as their own timing does"
+	not_ok "stock-time: the profile ranks the behaviours as their own timing does: ${summary:-no comparison}; $(grep -m1 '^out of order' <<<"$cmp" || why "$O/truth.txt" "$O/report.err")"
 	sed 's/^/# /' <<<"$cmp"
 	show "$O/report.err"
 fi
@@ -69,6 +69,6 @@ if grep -q -- '--metrics: {cycles/period=1000000,hf-period=300/}:uS' "$O/metrics
    grep -q 'left out instructions, branch-misses, cache-references, cache-misses: this PMU does not count them' "$O/metrics.err"; then
 	ok "stock-time: --metrics without icount: cycles alone, says instructions and the rest are missing"
 else
-	not_ok "stock-time: --metrics without icount says what it left out"
+	not_ok "stock-time: --metrics without icount says what it left out: $(grep -m1 -- '--metrics' "$O/metrics.err" 2>/dev/null || why "$O/metrics.err")"
 	show "$O/metrics.err"
 fi
