@@ -31,6 +31,7 @@ libzstd-dev              runtime  libzstd   compressed perf.data records
 libjansson-dev           runtime  jansson   JSON input
 libiberty-dev            runtime  -         C++ symbol demangling
 linux-perf               runtime  -         perf: recording, reference output
+binutils-multiarch       runtime  -         annotate: objdump that reads every architecture (Alpha too)
 libcmocka-dev            test     cmocka    unit tests
 zstd                     test     -         compressed fixtures
 clang                    test     -         libFuzzer and sanitizer builds

@@ -9,11 +9,13 @@
  * with its value's bits in their usual order. Converting field by field
  * keeps multi-bit fields (precise_ip, hf_sample_period) intact.
  */
+#include <inttypes.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "pmprof/attr.h"
 #include "pmprof/bytes.h"
+#include "pmprof/error.h"
 
 enum field_width { W16 = 2, W32 = 4, W64 = 8 };
 
@@ -194,6 +196,37 @@ int pm_attr__decode(struct pm_attr *attr, const void *buf, size_t len,
 		attr->hf_sample_rand = (v >> 32) & 15;
 		attr->hf_sample_reserved = (uint32_t)(v >> 36);
 	}
+	return 0;
+}
+
+static int unknown_bit(const struct pm_attr *attr, const char *what, uint64_t at,
+		       const char *field, uint64_t value, unsigned int nr_known,
+		       const char *last, struct pm_error *err)
+{
+	unsigned int bit = (unsigned int)__builtin_ctzll(value >> nr_known) + nr_known;
+	char name[128];
+
+	return pm_error__at(err, PM_EFORMAT, at,
+			    "%s (%s): %s 0x%" PRIx64 " has bit %u (0x%" PRIx64 "), which "
+			    "no perf or kernel ABI defines (bits 0-%u, up to %s): its records "
+			    "would hold fields of unknown size, so they cannot be read",
+			    what, pm_attr__name(attr, name, sizeof(name)), field, value, bit,
+			    (uint64_t)1 << bit, nr_known - 1, last);
+}
+
+int pm_attr__check_abi(const struct pm_attr *attr, const char *what,
+		       uint64_t attr_offset, struct pm_error *err)
+{
+	if (attr->sample_type >> PM_SAMPLE_MAX_BIT)
+		return unknown_bit(attr, what, attr_offset + 24, "sample_type",
+				   attr->sample_type, PM_SAMPLE_MAX_BIT, "WEIGHT_STRUCT", err);
+	if (attr->read_format >> PM_FORMAT_MAX_BIT)
+		return unknown_bit(attr, what, attr_offset + 32, "read_format",
+				   attr->read_format, PM_FORMAT_MAX_BIT, "LOST", err);
+	if ((attr->sample_type & PM_SAMPLE_BRANCH_STACK) &&
+	    attr->branch_sample_type >> PM_BRANCH_MAX_BIT)
+		return unknown_bit(attr, what, attr_offset + 72, "branch_sample_type",
+				   attr->branch_sample_type, PM_BRANCH_MAX_BIT, "COUNTERS", err);
 	return 0;
 }
 

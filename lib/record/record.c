@@ -458,6 +458,10 @@ static void configure_events(struct pm_recorder *r)
 		 * (the kernel refuses to map such buffers), as perf does */
 		if (per_cpu || r->o.per_thread)
 			pm_attr__set_flag(a, PM_ATTR_INHERIT, false);
+		else if (e->inherit_read)
+			/* an :S group follows the workload's children, as perf
+			 * 6.12 and later record it (open_all falls back) */
+			pm_attr__set_flag(a, PM_ATTR_INHERIT, true);
 		if (leader && !r->workload_only) {
 			/* enabled by pm_recorder__start, not by an exec */
 			pm_attr__set_flag(a, PM_ATTR_ENABLE_ON_EXEC, false);
@@ -738,6 +742,32 @@ static bool fall_back_to_user(struct pm_recorder *r)
 	     "with CAP_PERFMON, or set kernel.perf_event_paranoid to 1",
 	     acc.paranoid, r->ev[0].name);
 	return true;
+}
+
+/*
+ * Kernels before Linux 6.12 refuse inherit with PERF_SAMPLE_READ (EINVAL):
+ * the :S groups then count the workload's first task only, as perf 6.1
+ * records them. False when no event had both.
+ */
+static bool fall_back_to_no_inherit(struct pm_recorder *r)
+{
+	bool any = false;
+	int i;
+
+	for (i = 0; i < r->nr_ev; i++) {
+		struct rec_event *re = &r->ev[i];
+
+		if (!pm_attr__flag(&re->open, PM_ATTR_INHERIT) ||
+		    !(re->open.sample_type & PM_SAMPLE_READ))
+			continue;
+		pm_attr__set_flag(&re->open, PM_ATTR_INHERIT, false);
+		pm_attr__set_flag(&re->file, PM_ATTR_INHERIT, false);
+		any = true;
+	}
+	if (any)
+		note(r, "this kernel refuses inherit with PERF_SAMPLE_READ (Linux 6.12 takes it): "
+		     "the :S groups count the workload's first task only, not its children");
+	return any;
 }
 
 /* ---- targets ---- */
@@ -1357,6 +1387,10 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *o,
 	}
 	configure_events(r);
 	ret = open_all(r, err);
+	if (ret == -EINVAL && fall_back_to_no_inherit(r)) {
+		close_all(r);
+		ret = open_all(r, err);
+	}
 	if ((ret == -EACCES || ret == -EPERM) && fall_back_to_user(r)) {
 		close_all(r);
 		ret = open_all(r, err);
