@@ -7,6 +7,7 @@
  */
 #include <stdarg.h>
 #include <stddef.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -355,7 +356,7 @@ static void test_build_id(void **state)
 }
 
 /* Which DSOs a writer gets build ids for, read back by the reader. */
-static uint32_t build_ids_written(struct pm_hits *d, char names[][64], size_t max)
+static uint32_t build_ids_written(struct pm_hits *d, char names[][PATH_MAX], size_t max)
 {
 	struct pm_writer_opts wo = { .sz = sizeof(wo) };
 	struct pm_writer *w;
@@ -381,7 +382,7 @@ static uint32_t build_ids_written(struct pm_hits *d, char names[][64], size_t ma
 	assert_int_equal(pm_reader__open_mem(&r, buf, len, "mem", &err), 0);
 	n = pm_reader__features(r)->nr_build_ids;
 	for (i = 0; i < n && i < max; i++)
-		snprintf(names[i], 64, "%s", pm_reader__features(r)->build_ids[i].filename);
+		snprintf(names[i], PATH_MAX, "%s", pm_reader__features(r)->build_ids[i].filename);
 	pm_reader__delete(r);
 	free(buf);
 	return n;
@@ -389,13 +390,14 @@ static uint32_t build_ids_written(struct pm_hits *d, char names[][64], size_t ma
 
 static void test_dsos_hits(void **state)
 {
-	char exe[4096], names[4][64];
+	/* the tree can be anywhere: names as long as a path */
+	static char exe[PATH_MAX], names[4][PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	struct pm_hits *d = pm_hits__new();
 	uint8_t id[20], n;
 
 	(void)state;
-	assert_true(len > 0 && len < 60);
+	assert_true(len > 0);
 	exe[len] = 0;
 	if (pm_read_build_id(exe, id, &n)) {
 		pm_hits__delete(d);
