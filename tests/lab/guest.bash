@@ -23,7 +23,8 @@ lab_ready() {
 		exit 0
 	fi
 	while read -r key path; do
-		[ -z "$path" ] || [ -f "$path" ] && continue
+		case $path in /*) ;; *) continue ;; esac	# a value, not a file
+		[ -f "$path" ] && continue
 		not_ok "$1: the guest's $key is gone: $path (named by $MANIFEST)"
 		exit 0
 	done <"$MANIFEST"
