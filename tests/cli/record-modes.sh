@@ -86,15 +86,24 @@ grep -q "hf mode burst, per CPU$" burst-cpu.err &&
 	ok "burst -a: says which instances" || not_ok "burst -a: says which instances"
 both_read burst-cpu burst-cpu.data
 burst_ok burst-cpu burst-cpu.data
-"$WORKLOAD" -n 100000 >/dev/null 2>&1 &
+# -p: the workload waits, stopped, until the recorder has its events
+# open, then runs its whole work under it, and the recorder ends with it
+# (a recording of a fixed second would hold as much of the workload's
+# work as the machine's load left it: on a loaded one, too few bursts)
+sh -c 'kill -STOP $$; exec "$0" -n 1500' "$WORKLOAD" >/dev/null 2>&1 &
 wl=$!
-sleep 0.2
+n=0
+until [ "$(cut -d' ' -f3 "/proc/$wl/stat" 2>/dev/null)" = T ] || [ $n -ge 600 ]; do sleep 0.1; n=$((n + 1)); done
 "$PMPROF" record -o burst-pid.data --hf-mode burst -p "$wl" -e "$SPEC" >/dev/null 2>"$TMP/burst-pid.err" &
 rec=$!
-sleep 1
-kill -INT "$rec"
+n=0
+until [ "$(find "/proc/$rec/fd" -lname 'anon_inode:\[perf_event\]' 2>/dev/null | wc -l)" -ge 3 ] ||
+      ! kill -0 "$rec" 2>/dev/null || [ $n -ge 600 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+kill -CONT "$wl"
 wait "$rec"
-kill "$wl"
 wait "$wl" 2>/dev/null
 both_read burst-pid burst-pid.data
 burst_ok burst-pid burst-pid.data
