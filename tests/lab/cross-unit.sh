@@ -24,9 +24,11 @@ for arch in arm64 s390x; do
 		ok "cross-$arch: pmprof is a static $arch program" ||
 		not_ok "cross-$arch: pmprof is not static: $(file -b "$dir/pmprof")"
 	# The unit tests run from the tree (fixtures by relative path), with
-	# the host's tools (perf, cc) where a test calls them.
+	# the host's tools (perf, cc) where a test calls them; each may take
+	# an hour (a hang guard: emulated, test-badinput took over the
+	# default 10 minutes on a loaded machine).
 	(cd "$TOP" && BUILD=$(realpath --relative-to="$TOP" "$dir") \
-		UNIT_RUNNER="$qemu -L $root" QEMU_LD_PREFIX="$root" \
+		UNIT_RUNNER="$qemu -L $root" QEMU_LD_PREFIX="$root" UNIT_TIMEOUT=3600 \
 		tests/run.sh --unit-only) >"$TMP/$arch.out" 2>&1
 	while read -r status name count; do
 		case $status in
