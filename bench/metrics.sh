@@ -43,7 +43,7 @@ bench_metrics() {
 	# (the script runs once: minutes).
 	local i c w wall_pm
 	for ((i = 0; i < ${BENCH_REPEAT:-3}; i++)); do
-		c=$(cpu_time "$dir/pm.json" "$pmprof" metrics -s none --format json -i "$dir/big.data")
+		c=$(cpu_time "$dir/pm.json" "$pmprof" metrics --mode none --format json -i "$dir/big.data")
 		w=$(awk '{print $3}' "$dir/pm.json.time")
 		if [ -z "${cpu_pm:-}" ] || awk -v a="$c" -v b="$cpu_pm" 'BEGIN { exit !(a < b) }'; then
 			cpu_pm=$c wall_pm=$w

@@ -1,71 +1,173 @@
 // SPDX-License-Identifier: GPL-2.0
+/* What every command shares: errors, the reading commands' options and run. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "pmprof/analysis.h"
+#include "pmprof/evspec.h"
+#include "pmprof/strbuf.h"
+#include "pmprof/util.h"
 
-int pm_cli_input_error(const char *file, const struct pm_error *err)
+static void say(const char *where, const struct pm_error *err, const char *msg)
 {
-	const char *msg = err->msg[0] ? err->msg : pm_strerror(err->code);
-	const char *sep = err->part[0] ? "/" : "";
-
-	if (!strcmp(file, "-"))
-		file = "(standard input)";
-
+	if (where && !strcmp(where, "-"))
+		where = "(standard input)";
+	fputs("pmprof: ", stderr);
 	/* In a directory recording, the file inside it the offset is in. */
-	if (err->has_offset)
-		fprintf(stderr, "pmprof: %s%s%s: offset %" PRIu64 ": %s\n", file,
-			sep, err->part, err->offset, msg);
-	else
-		fprintf(stderr, "pmprof: %s%s%s: %s\n", file, sep, err->part,
-			msg);
-	return PM_EXIT_INPUT;
+	if (where && err && err->part[0])
+		fprintf(stderr, "%s/%s: ", where, err->part);
+	else if (where)
+		fprintf(stderr, "%s: ", where);
+	if (err && err->has_offset)
+		fprintf(stderr, "offset %" PRIu64 ": ", err->offset);
+	fprintf(stderr, "%s\n", msg);
 }
 
-int pm_cli_output_error(const struct pm_error *err)
+int pm_cli_error(int status, const char *where, const struct pm_error *err)
 {
-	fprintf(stderr, "pmprof: %s\n", err->msg[0] ? err->msg : pm_strerror(err->code));
-	return PM_EXIT_INPUT;
+	say(where, err, err->msg[0] ? err->msg : pm_strerror(err->code));
+	return status;
 }
 
-int pm_cli_usage_error(const char *fmt, ...)
+static void vsayf(const char *where, const char *fmt, va_list ap)
+{
+	struct pm_strbuf sb = PM_STRBUF_INIT;
+
+	pm_strbuf__vaddf(&sb, fmt, ap);
+	say(where, NULL, pm_strbuf__str(&sb));
+	pm_strbuf__release(&sb);
+}
+
+int pm_cli_errorf(int status, const char *where, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("pmprof: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsayf(where, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	return PM_EXIT_USAGE;
+	return status;
 }
 
-int pm_cli_parse_format(const char *s, enum pm_output_format *out)
+void pm_cli_warn(const char *where, const char *fmt, ...)
 {
-	static const struct { const char *name; enum pm_output_format f; } formats[] = {
-		{ "table", PM_FORMAT_TABLE }, { "text", PM_FORMAT_TABLE },
-		{ "csv", PM_FORMAT_CSV }, { "tsv", PM_FORMAT_TSV },
-		{ "json", PM_FORMAT_JSON },
-	};
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsayf(where, fmt, ap);
+	va_end(ap);
+}
+
+int pm_cli_evspec_error(int status, const char *spec, const struct pm_error *err)
+{
+	struct pm_strbuf sb = PM_STRBUF_INIT;
+
+	pm_evspec__format_error(&sb, "pmprof: ", spec, err);
+	fputs(pm_strbuf__str(&sb), stderr);
+	pm_strbuf__release(&sb);
+	return status;
+}
+
+/* "table, csv, tsv, json or html": the renderers, for messages. */
+static void format_names(struct pm_strbuf *sb)
+{
+	const struct pm_renderer *r;
 	size_t i;
 
-	for (i = 0; s && i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (!strcmp(s, formats[i].name)) {
-			*out = formats[i].f;
-			return 0;
-		}
-	return -1;
+	for (i = 0; (r = pm_renderer__at(i)); i++)
+		pm_strbuf__addf(sb, "%s%s", i ? (pm_renderer__at(i + 1) ? ", " : " or ")
+					      : "", r->name);
 }
 
 int pm_cli_format_cb(const struct pm_option *opt, const char *arg)
 {
-	if (pm_cli_parse_format(arg, opt->value))
-		return pm_opt_error(opt, "expects table, csv, tsv or json, not '%s'",
-				    arg ? arg : "");
-	return 0;
+	const struct pm_renderer *r = pm_renderer__find(arg);
+	struct pm_strbuf sb = PM_STRBUF_INIT;
+
+	if (r) {
+		*(const struct pm_renderer **)opt->value = r;
+		return 0;
+	}
+	format_names(&sb);
+	pm_opt_error(opt, "expects %s, not '%s'", pm_strbuf__str(&sb),
+		     arg ? arg : "");
+	pm_strbuf__release(&sb);
+	return -1;
+}
+
+int pm_cmd__parse(struct pm_cmd *c, int argc, const char **argv,
+		  const struct pm_option *opts, const char *const *usage,
+		  int *nargs)
+{
+	int ret = pm_parse_options(argc, argv, opts, usage, 0);
+
+	if (ret == PM_PARSE_HELP)
+		return PM_EXIT_OK;
+	if (ret < 0)
+		return PM_EXIT_USAGE;
+	if (!c->format)
+		c->format = pm_renderer__find("table");
+	if (nargs) {
+		*nargs = ret;
+		return -1;
+	}
+	if (ret > 0)
+		return pm_cli_errorf(PM_EXIT_USAGE, c->name,
+				     "unexpected argument '%s'", argv[0]);
+	return -1;
+}
+
+bool pm_cmd__format_is(const struct pm_cmd *c, const char *const *names)
+{
+	struct pm_strbuf sb = PM_STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; names[i]; i++)
+		if (c->format == pm_renderer__find(names[i]))
+			return true;
+	for (i = 0; names[i]; i++)
+		pm_strbuf__addf(&sb, "%s%s", i ? (names[i + 1] ? ", " : " or ") : "",
+				names[i]);
+	pm_cli_errorf(PM_EXIT_USAGE, "--format", "%s for %s, not '%s'",
+		      pm_strbuf__str(&sb), c->name, c->format->name);
+	pm_strbuf__release(&sb);
+	return false;
+}
+
+int pm_cmd__render(const struct pm_cmd *c, const struct pm_report *rep)
+{
+	if (pm_report__render(rep, stdout, c->format, &c->ropts))
+		return PM_EXIT_INPUT;	/* stdout failed: finish_stdout says */
+	return PM_EXIT_OK;
+}
+
+int pm_cmd__run(struct pm_cmd *c, const struct pm_analysis *a, void *x)
+{
+	struct pm_error err = { 0 };
+	struct pm_report *rep = NULL;
+	struct pm_session *s;
+	int status = PM_EXIT_OK;
+
+	if (pm_session__open(&s, c->input, &c->sopts, &err))
+		return pm_cli_error(PM_EXIT_INPUT, c->input, &err);
+	if (pm_analysis__run(a, x, s, &rep, &err)) {
+		status = pm_cli_error(PM_EXIT_INPUT, c->input, &err);
+	} else {
+		for (size_t i = 0; i < pm_report__nr_warnings(rep); i++)
+			pm_cli_warn(c->input, "%s", pm_report__warning(rep, i));
+		pm_report__truncate(rep, (size_t)c->top);
+		if (c->shape)
+			status = c->shape(c, rep, c->shape_arg);
+		if (!status)
+			status = pm_cmd__render(c, rep);
+	}
+	pm_report__delete(rep);
+	pm_session__delete(s);
+	return status;
 }
 
 int pm_cli_finish_stdout(int status)
@@ -73,18 +175,21 @@ int pm_cli_finish_stdout(int status)
 	if (fflush(stdout) || ferror(stdout)) {
 		if (errno == EPIPE)
 			return status;
-		fprintf(stderr, "pmprof: write error on standard output: %s\n",
-			strerror(errno));
+		pm_cli_errorf(status ? status : PM_EXIT_INPUT, "standard output",
+			      "write error: %s", strerror(errno));
 		return status ? status : PM_EXIT_INPUT;
 	}
 	return status;
 }
 
-int pm_cli_parse_status(int ret)
+static void oom(size_t bytes)
 {
-	if (ret == PM_PARSE_HELP)
-		return PM_EXIT_OK;
-	if (ret < 0)
-		return PM_EXIT_USAGE;
-	return -1;
+	/* No allocation here: stdio on stderr is unbuffered. */
+	fprintf(stderr, "pmprof: out of memory (%zu bytes wanted)\n", bytes);
+	exit(PM_EXIT_INPUT);
+}
+
+void pm_cli_init(void)
+{
+	pm_set_oom_handler(oom);
 }

@@ -1,10 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What every command shares: exit codes, error printing, --format. */
+/*
+ * What every command shares: exit codes, the one way to report an error,
+ * the options every reading command takes, and the run of an analysis
+ * from a recording to its rendered report.
+ *
+ * A reading command is its own options and logic around this:
+ *
+ *	struct pm_cmd c = PM_CMD_INIT("report");
+ *	const struct pm_option options[] = {
+ *		OPT_INPUT(&c), ...its own..., OPT_TOP(&c), OPT_FORMAT(&c),
+ *		OPT_SYMBOL_SOURCES(&c), OPT_END(),
+ *	};
+ *	if ((status = pm_cmd__parse(&c, argc, argv, options, usage)) >= 0)
+ *		return status;
+ *	...check its options, make its analysis x...
+ *	status = pm_cmd__run(&c, &pm_hotspot_analysis, x);
+ */
 #ifndef PMPROF_CLI_H
 #define PMPROF_CLI_H
 
+#include <stdint.h>
+
 #include "options.h"
+#include "pmprof/analysis.h"
 #include "pmprof/error.h"
+#include "pmprof/report.h"
+#include "pmprof/session.h"
 
 /* Exit codes: 0 success, 1 usage error, 2 bad input. */
 enum {
@@ -13,50 +34,99 @@ enum {
 	PM_EXIT_INPUT = 2,
 };
 
-enum pm_output_format {
-	PM_FORMAT_TABLE,
-	PM_FORMAT_CSV,
-	PM_FORMAT_TSV,
-	PM_FORMAT_JSON,
-};
-
-/* "pmprof: FILE: offset N: message" on stderr; returns PM_EXIT_INPUT. */
-int pm_cli_input_error(const char *file, const struct pm_error *err);
-/* An output's error, whose message names the file: "pmprof: message"
- * on stderr; returns PM_EXIT_INPUT (a full disk is not a usage error). */
-int pm_cli_output_error(const struct pm_error *err);
-/* "pmprof: message" on stderr; returns PM_EXIT_USAGE. */
-int pm_cli_usage_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-/* Parse a --format value; -1 with a message naming the option if unknown. */
-int pm_cli_parse_format(const char *s, enum pm_output_format *out);
-/* An OPT_CALLBACK for --format storing into an enum pm_output_format. */
-int pm_cli_format_cb(const struct pm_option *opt, const char *arg);
-#define OPT_FORMAT(v) \
-	OPT_CALLBACK(0, "format", (v), "fmt", "table, csv, tsv or json", \
-		     pm_cli_format_cb)
+/*
+ * The one error function of the CLI. The library says what went wrong
+ * (err->msg, and the byte offset when it has one); the CLI says where:
+ *	pmprof: WHERE: offset N: message
+ * WHERE is the file (or "(standard input)" for "-") or the option, and
+ * is left out when NULL. Returns status, so: return pm_cli_error(...).
+ */
+int pm_cli_error(int status, const char *where, const struct pm_error *err);
+int pm_cli_errorf(int status, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The same on standard error, for what is no error (exit status stays). */
+void pm_cli_warn(const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /*
- * The options that say where symbols come from, written straight into a
- * struct pm_session_opts: every command that resolves symbols takes them.
+ * An event-spec error (pmprof/evspec.h) in perf's two-line form, a caret
+ * under the offending term:
+ *	pmprof: event syntax error: 'SPEC'
+ *	                                  \___ message
+ * Returns status.
  */
-#define OPT_SYMBOL_SOURCES(so) \
-	OPT_STRING(0, "symfs", &(so)->symfs, "dir", \
+int pm_cli_evspec_error(int status, const char *spec, const struct pm_error *err);
+
+/* An OPT_CALLBACK for --format: a const struct pm_renderer **. */
+int pm_cli_format_cb(const struct pm_option *opt, const char *arg);
+
+/* What every reading command shares (the options macros below). */
+struct pm_cmd {
+	const char *name;			/* the command, for messages */
+	const char *input;			/* -i, default perf.data */
+	const struct pm_renderer *format;	/* --format, default table */
+	uint64_t top;				/* --top: rows kept per table */
+	struct pm_session_opts sopts;		/* --symfs --kallsyms -k --no-demangle */
+	struct pm_render_opts ropts;		/* -q, where a command has it */
+	/* The command's last say on its report, after --top and before it
+	 * is rendered (metrics' --columns and the fit to the terminal): 0,
+	 * or an exit status, its message printed. NULL: none. */
+	int (*shape)(struct pm_cmd *c, struct pm_report *rep, void *arg);
+	void *shape_arg;
+};
+
+#define PM_CMD_INIT(n) { .name = (n), .input = "perf.data", \
+	.sopts = { .sz = sizeof(struct pm_session_opts) }, \
+	.ropts = { .sz = sizeof(struct pm_render_opts) } }
+
+#define OPT_INPUT(c) \
+	OPT_INPUT_HELP(c, "input file name (default perf.data; - for standard input)")
+#define OPT_INPUT_HELP(c, h) OPT_STRING('i', "input", &(c)->input, "file", h)
+#define OPT_TOP(c) \
+	OPT_U64(0, "top", &(c)->top, "n", "show the first N rows of each table")
+#define OPT_FORMAT(c) \
+	OPT_CALLBACK(0, "format", &(c)->format, "fmt", \
+		     "table, csv, tsv, json or html", pm_cli_format_cb)
+/* The options that say where symbols come from. */
+#define OPT_SYMBOL_SOURCES(c) \
+	OPT_STRING(0, "symfs", &(c)->sopts.symfs, "dir", \
 		   "look for files relative to this directory"), \
-	OPT_STRING(0, "kallsyms", &(so)->kallsyms, "file", \
+	OPT_STRING(0, "kallsyms", &(c)->sopts.kallsyms, "file", \
 		   "kernel symbols from this file"), \
-	OPT_STRING('k', "vmlinux", &(so)->vmlinux, "file", \
+	OPT_STRING('k', "vmlinux", &(c)->sopts.vmlinux, "file", \
 		   "kernel symbols from this vmlinux"), \
-	OPT_BOOLEAN(0, "no-demangle", &(so)->no_demangle, \
+	OPT_BOOLEAN(0, "no-demangle", &(c)->sopts.no_demangle, \
 		    "do not demangle C++ and Rust names"), \
-	OPT_STRING(0, "buildid-dir", &(so)->buildid_dir, "dir", \
+	OPT_STRING(0, "buildid-dir", &(c)->sopts.buildid_dir, "dir", \
 		   "the build-id cache (default $HOME/.debug)")
+
+/*
+ * Parse the command line. Returns -1 to go on, else the exit status to
+ * return: 0 after --help, 1 after a bad option or a left-over argument.
+ * nargs NULL: no arguments may be left; else *nargs gets their number.
+ */
+int pm_cmd__parse(struct pm_cmd *c, int argc, const char **argv,
+		  const struct pm_option *opts, const char *const *usage,
+		  int *nargs);
+
+/* Is the --format one of these names (NULL-terminated)? Else a usage
+ * error naming them is printed and false returned. */
+bool pm_cmd__format_is(const struct pm_cmd *c, const char *const *names);
+
+/*
+ * Open c->input, run the analysis x over it, keep c->top rows of each
+ * table, say the report's warnings and render it to standard output in
+ * c->format. Returns the exit status (the error printed when not 0).
+ */
+int pm_cmd__run(struct pm_cmd *c, const struct pm_analysis *a, void *x);
+
+/* Render a report to standard output in c's format: the exit status. */
+int pm_cmd__render(const struct pm_cmd *c, const struct pm_report *rep);
 
 /* Flush stdout and report a write error (disk full, closed pipe). */
 int pm_cli_finish_stdout(int status);
 
-/* Convert a parse-options result into an exit code (or -1: go on). */
-int pm_cli_parse_status(int ret);
+/* Set the library's out-of-memory handler: a message, exit 2. */
+void pm_cli_init(void);
 
 #endif

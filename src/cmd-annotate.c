@@ -40,7 +40,6 @@ static int on_record(struct pm_session *s, const struct pm_record *rec,
 static void print_text(const struct pm_annotate *an)
 {
 	const struct pm_annotate_summary *sum = pm_annotate__summary(an);
-	struct pm_table_render_opts ro = { .hash_header = true };
 	size_t i;
 
 	printf("# %" PRIu64 " samples, %zu annotated function%s\n", sum->samples,
@@ -51,7 +50,9 @@ static void print_text(const struct pm_annotate *an)
 		const struct pm_annotation *x = pm_annotate__at(an, i);
 
 		putchar('\n');
-		pm_table__render(x->table, stdout, PM_TABLE_TEXT, &ro);
+		/* perf's "# " header and dots line, as perf annotate's */
+		pm_table__set_flags(x->table, pm_table__flags(x->table) | PM_TABLE_PERF_HEADER);
+		pm_table__render(x->table, stdout, pm_renderer__find("table"), NULL);
 	}
 }
 
@@ -130,7 +131,7 @@ static void copy_cell(struct pm_table *dst, size_t drow, size_t dcol,
 /* CSV and TSV: one table, the function's event, DSO, symbol (and SL1)
  * first, then the columns of the first table (all have the same ones
  * within one recording, but for the ProfileMe ones). */
-static void print_delimited(const struct pm_annotate *an, enum pm_output_format f)
+static void print_delimited(const struct pm_annotate *an, const struct pm_renderer *f)
 {
 	struct pm_table *t = pm_table__new();
 	const struct pm_table *widest = NULL;
@@ -170,7 +171,7 @@ static void print_delimited(const struct pm_annotate *an, enum pm_output_format 
 			}
 		}
 	}
-	pm_table__render(t, stdout, (enum pm_table_format)f, NULL);
+	pm_table__render(t, stdout, f, NULL);
 	pm_table__delete(t);
 }
 
@@ -181,73 +182,64 @@ static const char *const annotate_usage[] = {
 
 int cmd_annotate(int argc, const char **argv)
 {
-	const char *input = "perf.data", *mode = NULL, *symbol = NULL;
-	enum pm_output_format format = PM_FORMAT_TABLE;
-	uint64_t top = 0;
+	struct pm_cmd c = PM_CMD_INIT("annotate");
+	const char *mode = NULL, *symbol = NULL;
 	struct pm_annotate_opts ao = { .sz = sizeof(ao) };
-	struct pm_session_opts so = { .sz = sizeof(so) };
 	const struct pm_option options[] = {
-		OPT_STRING('i', "input", &input, "file",
-			   "input file name (default perf.data; - for stdin)"),
+		OPT_INPUT(&c),
 		OPT_STRING('s', "symbol", &symbol, "symbol",
 			   "the function to annotate (as the SYMBOL argument)"),
 		OPT_STRING('d', "dsos", &ao.dso, "dso",
 			   "only functions of this DSO (its name or path)"),
-		OPT_U64(0, "top", &top, "n", "annotate the N functions with most samples"),
+		OPT_U64(0, "top", &c.top, "n", "annotate the N functions with most samples"),
 		OPT_BOOLEAN(0, "no-source", &ao.no_source,
 			    "no source lines between the instructions"),
 		OPT_STRING(0, "objdump", &ao.disasm.objdump, "path",
 			   "the objdump to disassemble with"),
 		OPT_STRING(0, "mode", &mode, "none|discard",
 			   "windows whose ends are in different functions: discard them or charge them (metrics recordings)"),
-		OPT_SYMBOL_SOURCES(&so),
-		OPT_FORMAT(&format),
+		OPT_SYMBOL_SOURCES(&c),
+		OPT_FORMAT(&c),
 		OPT_END(),
 	};
 	struct pm_error err = { 0 };
 	struct annotate_run run = { .err = &err };
 	struct pm_session *s;
-	int ret, status = PM_EXIT_OK;
+	int nargs, status;
 
-	ret = pm_parse_options(argc, argv, options, annotate_usage, 0);
-	if (pm_cli_parse_status(ret) >= 0)
-		return pm_cli_parse_status(ret);
-	if (ret > 1 || (ret == 1 && symbol))
-		return pm_cli_usage_error("annotate: unexpected argument '%s'",
-					  argv[ret - 1]);
-	if (ret == 1)
+	status = pm_cmd__parse(&c, argc, argv, options, annotate_usage, &nargs);
+	if (status >= 0)
+		return status;
+	if (nargs > 1 || (nargs == 1 && symbol))
+		return pm_cli_errorf(PM_EXIT_USAGE, c.name, "unexpected argument '%s'",
+				     argv[nargs - 1]);
+	if (nargs == 1)
 		symbol = argv[0];
 	if (mode && pm_metrics_mode__parse(mode, &ao.mode))
-		return pm_cli_usage_error("annotate: --mode takes none or discard, not '%s'",
-					  mode);
+		return pm_cli_errorf(PM_EXIT_USAGE, "--mode", "takes none or discard, not '%s'",
+				     mode);
 	ao.symbol = symbol;
-	ao.top = (size_t)top;
-	ao.disasm.no_demangle = so.no_demangle;
-	if (pm_session__open(&s, input, &so, &err))
-		return pm_cli_input_error(input, &err);
+	ao.top = (size_t)c.top;
+	ao.disasm.no_demangle = c.sopts.no_demangle;
+	if (pm_session__open(&s, c.input, &c.sopts, &err))
+		return pm_cli_error(PM_EXIT_INPUT, c.input, &err);
 	run.an = pm_annotate__new(&ao);
-	ret = pm_session__run(s, on_sample, on_record, &run, &err);
-	if (!ret)
-		ret = pm_annotate__finish(run.an, s, &err);
-	if (ret) {
-		status = pm_cli_input_error(input, &err);
+	status = pm_session__run(s, on_sample, on_record, &run, &err);
+	if (!status)
+		status = pm_annotate__finish(run.an, s, &err);
+	if (status) {
+		status = pm_cli_error(PM_EXIT_INPUT, c.input, &err);
 		goto out;
 	}
 	if (symbol && !pm_annotate__nr(run.an))
-		fprintf(stderr, "pmprof: %s: no samples in a function named '%s'\n",
-			input, symbol);
-	switch (format) {
-	case PM_FORMAT_JSON:
+		pm_cli_warn(c.input, "no samples in a function named '%s'", symbol);
+	if (c.format == pm_renderer__find("json"))
 		print_json(run.an);
-		break;
-	case PM_FORMAT_CSV:
-	case PM_FORMAT_TSV:
-		print_delimited(run.an, format);
-		break;
-	default:
+	else if (c.format == pm_renderer__find("table"))
 		print_text(run.an);
-		break;
-	}
+	else
+		print_delimited(run.an, c.format);
+	status = pm_cli_finish_stdout(PM_EXIT_OK);
 out:
 	pm_annotate__delete(run.an);
 	pm_session__delete(s);

@@ -44,6 +44,7 @@ int cmd_help(int argc, const char **argv)
 		snprintf(page, sizeof(page), "pmprof-%s", argv[1]);
 	fflush(stdout);
 	show_man(page);
-	return pm_cli_usage_error("no manual page for '%s' (is man installed?)",
-				  argc < 2 ? "pmprof" : argv[1]);
+	return pm_cli_errorf(PM_EXIT_USAGE, NULL,
+			     "no manual page for '%s' (is man installed?)",
+			     argc < 2 ? "pmprof" : argv[1]);
 }

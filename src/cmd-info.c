@@ -11,12 +11,8 @@
 #include "cli.h"
 #include "pmprof/attr_print.h"
 #include "pmprof/json.h"
+#include "info.h"
 #include "pmprof/perfdata.h"
-
-static const char *byte_order(const struct pm_reader *r)
-{
-	return pm_reader__big_endian(r) ? "big-endian" : "little-endian";
-}
 
 static void hex_id(char *buf, size_t size, const uint8_t *id, unsigned int n)
 {
@@ -25,12 +21,6 @@ static void hex_id(char *buf, size_t size, const uint8_t *id, unsigned int n)
 	buf[0] = '\0';
 	for (i = 0; i < n && 2 * i + 2 < size; i++)
 		snprintf(buf + 2 * i, size - 2 * i, "%02x", id[i]);
-}
-
-static const char *mode(const struct pm_reader *r)
-{
-	return pm_reader__is_pipe(r) ? "pipe" :
-	       pm_reader__is_dir(r) ? "directory" : "file";
 }
 
 static const char *compressor_name(uint32_t type)
@@ -55,48 +45,17 @@ static int read_pipe_header(struct pm_reader *r, struct pm_error *err)
 
 static void print_text(const struct pm_reader *r)
 {
-	const struct pm_file_header *h = pm_reader__header(r);
 	const struct pm_features *f = pm_reader__features(r);
 	struct pm_strbuf sb = PM_STRBUF_INIT;
 	uint32_t i;
 	size_t e;
 
-	printf("# file            : %s\n", pm_reader__name(r));
-	printf("# mode            : %s, %s\n", mode(r), byte_order(r));
-	if (pm_reader__is_dir(r)) {
-		printf("# directory       : version %" PRIu64 ", %zu data files\n",
-		       f->dir_format_version, pm_reader__nr_parts(r) - 1);
-		for (e = 0; e < pm_reader__nr_parts(r); e++)
-			printf("# part            : %s, %" PRIu64 " bytes\n",
-			       pm_reader__part_name(r, e), pm_reader__part_size(r, e));
-	}
-	if (!pm_reader__is_pipe(r)) {
-		printf("# header size     : %" PRIu64 "\n", h->size);
-		printf("# attr size       : %" PRIu64 " (a %" PRIu64 "-byte attr and its ids section)\n",
-		       h->attr_size, h->attr_size >= 16 ? h->attr_size - 16 : 0);
-		printf("# data offset     : %" PRIu64 "\n", h->data.offset);
-		printf("# data size       : %" PRIu64 "%s\n", h->data.size,
-		       pm_reader__interrupted(r) ? " (interrupted recording)" : "");
-		printf("# feat offset     : %" PRIu64 "\n", h->data.offset + h->data.size);
-	}
-	if (f->hostname)
-		printf("# hostname        : %s\n", f->hostname);
-	if (f->osrelease)
-		printf("# os release      : %s\n", f->osrelease);
-	if (f->version)
-		printf("# perf version    : %s\n", f->version);
-	if (f->arch)
-		printf("# arch            : %s\n", f->arch);
-	if (pm_features__has(f, PM_FEAT_NRCPUS)) {
-		printf("# nrcpus online   : %u\n", f->nr_cpus_online);
-		printf("# nrcpus avail    : %u\n", f->nr_cpus_avail);
-	}
-	if (f->cpudesc)
-		printf("# cpudesc         : %s\n", f->cpudesc);
-	if (f->cpuid)
-		printf("# cpuid           : %s\n", f->cpuid);
-	if (pm_features__has(f, PM_FEAT_TOTAL_MEM))
-		printf("# total memory    : %" PRIu64 " kB\n", f->total_mem_kb);
+	info_fields_text(r, info_top, stdout);
+	info_fields_text(r, info_header, stdout);
+	info_fields_text(r, info_names, stdout);
+	info_fields_text(r, info_nrcpus, stdout);
+	info_fields_text(r, info_cpu_names, stdout);
+	info_fields_text(r, info_memory, stdout);
 	if (f->nr_cmdline) {
 		printf("# cmdline         :");
 		for (i = 0; i < f->nr_cmdline; i++)
@@ -187,7 +146,6 @@ static void json_string_list(struct pm_json *j, const char *key, char **list,
 
 static void print_json(const struct pm_reader *r)
 {
-	const struct pm_file_header *h = pm_reader__header(r);
 	const struct pm_features *f = pm_reader__features(r);
 	struct pm_json j;
 	uint32_t i;
@@ -195,30 +153,10 @@ static void print_json(const struct pm_reader *r)
 
 	pm_json__init(&j, stdout);
 	pm_json__begin_object(&j);
-	pm_json__kv_string(&j, "file", pm_reader__name(r));
-	pm_json__kv_string(&j, "mode", mode(r));
-	pm_json__kv_string(&j, "byte_order", pm_reader__big_endian(r) ? "big" : "little");
-	if (pm_reader__is_dir(r)) {
-		pm_json__kv_u64(&j, "dir_format_version", f->dir_format_version);
-		pm_json__key(&j, "parts");
-		pm_json__begin_array(&j);
-		for (e = 0; e < pm_reader__nr_parts(r); e++) {
-			pm_json__begin_object(&j);
-			pm_json__kv_string(&j, "file", pm_reader__part_name(r, e));
-			pm_json__kv_u64(&j, "size", pm_reader__part_size(r, e));
-			pm_json__end_object(&j);
-		}
-		pm_json__end_array(&j);
-	}
+	info_fields_json(r, info_top, &j);
 	pm_json__key(&j, "header");
 	pm_json__begin_object(&j);
-	pm_json__kv_u64(&j, "size", h->size);
-	pm_json__kv_u64(&j, "attr_size", h->attr_size);
-	pm_json__kv_u64(&j, "attrs_offset", h->attrs.offset);
-	pm_json__kv_u64(&j, "attrs_size", h->attrs.size);
-	pm_json__kv_u64(&j, "data_offset", h->data.offset);
-	pm_json__kv_u64(&j, "data_size", h->data.size);
-	pm_json__kv_bool(&j, "interrupted", pm_reader__interrupted(r));
+	info_fields_json(r, info_header, &j);
 	pm_json__end_object(&j);
 
 	pm_json__key(&j, "features");
@@ -236,18 +174,10 @@ static void print_json(const struct pm_reader *r)
 		pm_json__end_object(&j);
 	}
 	pm_json__end_array(&j);
-	pm_json__kv_string(&j, "hostname", f->hostname);
-	pm_json__kv_string(&j, "osrelease", f->osrelease);
-	pm_json__kv_string(&j, "version", f->version);
-	pm_json__kv_string(&j, "arch", f->arch);
-	pm_json__kv_string(&j, "cpudesc", f->cpudesc);
-	pm_json__kv_string(&j, "cpuid", f->cpuid);
-	if (pm_features__has(f, PM_FEAT_NRCPUS)) {
-		pm_json__kv_u64(&j, "nr_cpus_online", f->nr_cpus_online);
-		pm_json__kv_u64(&j, "nr_cpus_avail", f->nr_cpus_avail);
-	}
-	if (pm_features__has(f, PM_FEAT_TOTAL_MEM))
-		pm_json__kv_u64(&j, "total_mem_kb", f->total_mem_kb);
+	info_fields_json(r, info_names, &j);
+	info_fields_json(r, info_cpu_names, &j);
+	info_fields_json(r, info_nrcpus, &j);
+	info_fields_json(r, info_memory, &j);
 	json_string_list(&j, "cmdline", f->cmdline, f->nr_cmdline);
 	pm_json__key(&j, "build_ids");
 	pm_json__begin_array(&j);
@@ -353,32 +283,29 @@ static const char *const info_usage[] = {
 
 int cmd_info(int argc, const char **argv)
 {
-	const char *input = "perf.data";
-	enum pm_output_format format = PM_FORMAT_TABLE;
+	static const char *const formats[] = { "table", "json", NULL };
+	struct pm_cmd c = PM_CMD_INIT("info");
 	const struct pm_option options[] = {
-		OPT_STRING('i', "input", &input, "file",
-			   "input file name (- for standard input)"),
-		OPT_FORMAT(&format),
+		OPT_INPUT(&c),
+		OPT_FORMAT(&c),
 		OPT_END(),
 	};
 	struct pm_error err = { 0 };
 	struct pm_reader *r;
-	int ret;
+	int status;
 
-	ret = pm_parse_options(argc, argv, options, info_usage, 0);
-	if (pm_cli_parse_status(ret) >= 0)
-		return pm_cli_parse_status(ret);
-	if (ret > 0)
-		return pm_cli_usage_error("info: unexpected argument '%s'", argv[0]);
-	if (format == PM_FORMAT_CSV || format == PM_FORMAT_TSV)
-		return pm_cli_usage_error("info: --format takes table or json");
-	if (pm_reader__open(&r, input, NULL, &err))
-		return pm_cli_input_error(input, &err);
+	status = pm_cmd__parse(&c, argc, argv, options, info_usage, NULL);
+	if (status >= 0)
+		return status;
+	if (!pm_cmd__format_is(&c, formats))
+		return PM_EXIT_USAGE;
+	if (pm_reader__open(&r, c.input, NULL, &err))
+		return pm_cli_error(PM_EXIT_INPUT, c.input, &err);
 	if (pm_reader__is_pipe(r) && read_pipe_header(r, &err) < 0) {
 		pm_reader__delete(r);
-		return pm_cli_input_error(input, &err);
+		return pm_cli_error(PM_EXIT_INPUT, c.input, &err);
 	}
-	if (format == PM_FORMAT_JSON)
+	if (c.format == pm_renderer__find("json"))
 		print_json(r);
 	else
 		print_text(r);

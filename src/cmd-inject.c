@@ -75,11 +75,6 @@ static bool order_free(unsigned int f)
 }
 
 /* What the warnings call the input. */
-static const char *input_name(const struct inject *in)
-{
-	return strcmp(in->input, "-") ? in->input : "(standard input)";
-}
-
 /* Hand every feature over: typed ones re-encoded, others copied. */
 static int copy_features(struct inject *in)
 {
@@ -107,8 +102,8 @@ static int copy_features(struct inject *in)
 		if (in->in_big != in->out_big && !order_free(i)) {
 			const char *name = pm_feature_name(i);
 
-			fprintf(stderr, "pmprof: inject: %s: dropping feature %s: its layout is not byte-swapped\n",
-				input_name(in), name ? name : "unknown");
+			pm_cli_warn(in->input, "dropping feature %s: its layout is not byte-swapped",
+				    name ? name : "unknown");
 			continue;
 		}
 		if (pipe_in) {
@@ -371,10 +366,10 @@ static bool fd_seekable(int fd)
 
 int cmd_inject(int argc, const char **argv)
 {
-	struct inject in = { .input = "-", .output = "-" };
+	struct pm_cmd c = PM_CMD_INIT("inject");
+	struct inject in = { .output = "-" };
 	const struct pm_option options[] = {
-		OPT_STRING('i', "input", &in.input, "file",
-			   "input file name (- for standard input, the default)"),
+		OPT_INPUT_HELP(&c, "input file name (default -: standard input)"),
 		OPT_STRING('o', "output", &in.output, "file",
 			   "output file name (- for standard output, the default)"),
 		OPT_STRING(0, "byte-order", &in.order, "order",
@@ -388,12 +383,12 @@ int cmd_inject(int argc, const char **argv)
 	int ret, status = PM_EXIT_OK;
 	unsigned int i;
 
-	ret = pm_parse_options(argc, argv, options, inject_usage, 0);
-	if (pm_cli_parse_status(ret) >= 0)
-		return pm_cli_parse_status(ret);
-	if (ret > 0)
-		return pm_cli_usage_error("inject: unexpected argument '%s'",
-					  argv[0]);
+	c.input = "-";		/* a filter: standard input by default */
+	status = pm_cmd__parse(&c, argc, argv, options, inject_usage, NULL);
+	if (status >= 0)
+		return status;
+	status = PM_EXIT_OK;
+	in.input = c.input;
 	if (!in.order || !strcmp(in.order, "native"))
 		wo.order = PM_ORDER_NATIVE;
 	else if (!strcmp(in.order, "big"))
@@ -401,8 +396,8 @@ int cmd_inject(int argc, const char **argv)
 	else if (!strcmp(in.order, "little"))
 		wo.order = PM_ORDER_LITTLE;
 	else
-		return pm_cli_usage_error("inject: --byte-order expects big, little or native, not '%s'",
-					  in.order);
+		return pm_cli_errorf(PM_EXIT_USAGE, "--byte-order",
+				     "expects big, little or native, not '%s'", in.order);
 	/* Like perf: standard output that cannot seek gets a pipe stream. */
 	wo.pipe = in.pipe || (!strcmp(in.output, "-") &&
 			      !fd_seekable(STDOUT_FILENO));
@@ -410,31 +405,31 @@ int cmd_inject(int argc, const char **argv)
 	fo.input = in.input;	/* never over the input: refused */
 	wo.file = &fo;
 	if (pm_reader__open(&in.r, in.input, NULL, &in.err))
-		return pm_cli_input_error(in.input, &in.err);
+		return pm_cli_error(PM_EXIT_INPUT, in.input, &in.err);
 	/* The output never replaces the input: for a directory, any of its
 	 * files (the file check above sees only the directory). */
 	if (output_in_input_dir(&in)) {
-		ret = pm_cli_usage_error("inject: %s is %s, a file of the input: it would be overwritten",
-					 in.output, output_in_input_dir(&in));
+		ret = pm_cli_errorf(PM_EXIT_USAGE, in.output, "is %s, a file of the input: "
+				    "it would be overwritten", output_in_input_dir(&in));
 		pm_reader__delete(in.r);
 		return ret;
 	}
 	in.in_big = pm_reader__big_endian(in.r);
 	if (pm_writer__open(&in.w, in.output, &wo, &in.err)) {
 		pm_reader__delete(in.r);
-		if (in.err.code == -PM_EUSAGE)
-			return pm_cli_usage_error("inject: %s", in.err.msg);
-		return pm_cli_output_error(&in.err);
+		/* The output's messages name its files themselves. */
+		return pm_cli_error(in.err.code == -PM_EUSAGE ? PM_EXIT_USAGE :
+				    PM_EXIT_INPUT, NULL, &in.err);
 	}
 	in.out_big = pm_writer__big_endian(in.w);
 
 	ret = run(&in);
 	if (ret) {
-		status = pm_writer__failed(in.w) ? pm_cli_output_error(&in.err)
-						 : pm_cli_input_error(in.input, &in.err);
+		status = pm_cli_error(PM_EXIT_INPUT, pm_writer__failed(in.w) ?
+				      NULL : in.input, &in.err);
 		pm_writer__delete(in.w);	/* removes the partial output */
 	} else if (pm_writer__close(in.w, &in.err)) {
-		status = pm_cli_output_error(&in.err);
+		status = pm_cli_error(PM_EXIT_INPUT, NULL, &in.err);
 	}
 	pm_reader__delete(in.r);
 	for (i = 0; i < PM_FEAT_BITS; i++)

@@ -27,7 +27,6 @@ struct list_cli {
 	bool json;
 	const char *sysfs;
 	const char *pattern;
-	enum pm_output_format format;
 };
 
 static const char *const list_usage[] = {
@@ -215,18 +214,19 @@ static void print_text(const struct list_cli *lc, const struct pm_catalog *c, co
 		printf("\n(no tracefs under %s/kernel: no tracepoints listed; record mounts it when "
 		       "one is asked for, as perf does)\n", lc->sysfs ? lc->sysfs : "/sys");
 	if (mc)
-		printf("\nrecord --metrics would record here:\n  %s\n  (%s%s%s)\n", mc->spec,
-		       mc->hw ? "a hardware PMU" : "", mc->hw && mc->why[0] ? "; " : "", mc->why);
+		printf("\nrecord --metrics would record here:\n  %s\n  (%s)\n", mc->spec, mc->why);
 	else if (lc->sysfs)
 		printf("\nrecord --metrics chooses by opening events on this machine: not for --sysfs\n");
 }
 
 int cmd_list(int argc, const char **argv)
 {
-	struct list_cli lc = { .format = PM_FORMAT_TABLE };
+	static const char *const formats[] = { "table", "json", NULL };
+	struct pm_cmd cmd = PM_CMD_INIT("list");
+	struct list_cli lc = { 0 };
 	const struct pm_option opts[] = {
 		OPT_BOOLEAN(0, "json", &lc.json, "JSON (as --format json)"),
-		OPT_FORMAT(&lc.format),
+		OPT_FORMAT(&cmd),
 		OPT_STRING(0, "sysfs", &lc.sysfs, "dir", "PMUs and tracepoints of this sysfs root"),
 		OPT_END(),
 	};
@@ -237,22 +237,25 @@ int cmd_list(int argc, const char **argv)
 	int n, ret;
 	size_t i;
 
-	n = pm_parse_options(argc, argv, opts, list_usage, 0);
-	if ((ret = pm_cli_parse_status(n)) >= 0)
+	if ((ret = pm_cmd__parse(&cmd, argc, argv, opts, list_usage, &n)) >= 0)
 		return ret;
 	if (n > 1)
-		return pm_cli_usage_error("list: one PATTERN at most");
-	if (lc.format == PM_FORMAT_CSV || lc.format == PM_FORMAT_TSV)
-		return pm_cli_usage_error("list: --format table or json");
+		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "list takes one PATTERN at most");
+	if (!pm_cmd__format_is(&cmd, formats))
+		return PM_EXIT_USAGE;
 	lc.pattern = n ? argv[0] : NULL;
 	if (pm_catalog__read(&c, lc.sysfs, &err))
-		return pm_cli_input_error(lc.sysfs ? lc.sysfs : "/sys", &err);
+		return pm_cli_error(PM_EXIT_INPUT, lc.sysfs ? lc.sysfs : "/sys", &err);
 	keep = pm_calloc(c.nr ? c.nr : 1, sizeof(bool));
 	for (i = 0; i < c.nr; i++)
 		keep[i] = wanted(&lc, &c.ev[i]) && opens_here(&lc, &c.ev[i]);
-	if (!lc.sysfs)
-		pm_recorder__choose_metrics(&mc);
-	if (lc.json || lc.format == PM_FORMAT_JSON)
+	if (!lc.sysfs) {
+		struct pm_metrics_request rq = { .set = NULL };
+		struct pm_error merr;
+
+		pm_recorder__choose_metrics(&rq, &mc, &merr);
+	}
+	if (lc.json || cmd.format == pm_renderer__find("json"))
 		print_json(&lc, &c, keep, lc.sysfs ? NULL : &mc);
 	else
 		print_text(&lc, &c, keep, lc.sysfs ? NULL : &mc);

@@ -52,7 +52,7 @@ struct record_cli {
 	const char *mmap_pages;		/* -m */
 	const char *output;		/* -o */
 	const char *hf_mode;		/* --hf-mode */
-	bool metrics;			/* --metrics */
+	struct pm_optarg metrics;	/* --metrics[=SET]: NULL for the default group */
 	bool quiet;			/* -q */
 	bool raw_samples;		/* -R */
 	bool sample_addr;		/* -d */
@@ -66,17 +66,17 @@ struct record_cli {
 	const char *max_size_arg;	/* --max-size */
 	const char *uid;		/* -u */
 	const char *buildid_dir;	/* --buildid-dir */
-	char metrics_spec[512];
+	char metrics_spec[1024];
 	int plan;			/* windows shown per event */
 	uint64_t seed;
-	enum pm_output_format format;
+	const struct pm_renderer *format;
 };
 
 static const char *const record_usage[] = {
 	"pmprof record [-e EVENT]... [-c N | -F HZ] [-a] [-C CPUS] [-p PID | -t TID]\n"
 	"              [-g | --call-graph fp[,DEPTH]] [-T] [--sample-cpu] [-k CLOCKID]\n"
-	"              [-m PAGES] [-o FILE] [--hf-mode auto|kernel|burst|fixed|off]\n"
-	"              [--metrics] [-- COMMAND [ARG]...]",
+	"              [-m PAGES] [-o FILE] [--hf-mode auto|kernel|strobe|burst|fixed|off]\n"
+	"              [--metrics [default|topdown]] [--sysfs DIR] [-- COMMAND [ARG]...]",
 	"pmprof record [-e EVENT]... [-c N | -F HZ] [-g] --dry-run [--format json]",
 	NULL,
 };
@@ -92,7 +92,8 @@ static int parse_callgraph(const char *s, struct pm_record_defaults *rd)
 	if (comma) {
 		v = strtoull(comma + 1, &end, 0);
 		if (end == comma + 1 || *end || !v || v > 65528)
-			return pm_cli_usage_error("--call-graph: bad size '%s'", comma + 1);
+			return pm_cli_errorf(PM_EXIT_USAGE, "--call-graph",
+					     "bad size '%s'", comma + 1);
 	}
 	if (len == 2 && !strncmp(s, "fp", 2)) {
 		rd->callgraph = PM_CALLGRAPH_FP;
@@ -103,8 +104,8 @@ static int parse_callgraph(const char *s, struct pm_record_defaults *rd)
 	} else if (len == 2 && !strncmp(s, "no", 2) && !comma) {
 		rd->callgraph = PM_CALLGRAPH_NONE;
 	} else {
-		return pm_cli_usage_error("--call-graph: unknown mode '%.*s' (fp, dwarf or no)",
-					  (int)len, s);
+		return pm_cli_errorf(PM_EXIT_USAGE, "--call-graph",
+				     "unknown mode '%.*s' (fp, dwarf or no)", (int)len, s);
 	}
 	return 0;
 }
@@ -128,16 +129,16 @@ static int resolve_freq(struct record_cli *rc)
 		errno = 0;
 		rc->period = strtoull(rc->period_arg, &end, 0);
 		if (end == rc->period_arg || *end || errno || rc->period_arg[0] == '-')
-			return pm_cli_usage_error("-c %s: give a period in events", rc->period_arg);
+			return pm_cli_errorf(PM_EXIT_USAGE, NULL, "-c %s: give a period in events",
+					     rc->period_arg);
 		if (!rc->period)
-			return pm_cli_usage_error("-c 0: the period must be at least 1 event");
+			return pm_cli_errorf(PM_EXIT_USAGE, NULL, "-c 0: the period must be at least 1 event");
 	}
 	if (user && !strcasecmp(rc->freq_arg, "max")) {
 		if (have_max) {
-			fprintf(stderr, "pmprof record: -F max: cannot read "
-				"/proc/sys/kernel/perf_event_max_sample_rate: %s\n",
-				strerror(-have_max));
-			return PM_EXIT_INPUT;
+			return pm_cli_errorf(PM_EXIT_INPUT, NULL, "-F max: cannot read "
+					     "/proc/sys/kernel/perf_event_max_sample_rate: %s",
+					     strerror(-have_max));
 		}
 		if (!rc->quiet)
 			fprintf(stderr, "pmprof record: -F max: sampling at %u Hz "
@@ -151,18 +152,19 @@ static int resolve_freq(struct record_cli *rc)
 		errno = 0;
 		asked = strtoull(rc->freq_arg, &end, 10);
 		if (end == rc->freq_arg || *end || errno || rc->freq_arg[0] == '-')
-			return pm_cli_usage_error("-F %s: give a frequency in Hz or 'max'",
-						  rc->freq_arg);
+			return pm_cli_errorf(PM_EXIT_USAGE, NULL, "-F %s: give a frequency in Hz or 'max'",
+					     rc->freq_arg);
 		if (!asked)
-			return pm_cli_usage_error("-F 0: frequency and count are zero "
-						  "(give a frequency of at least 1 Hz)");
+			return pm_cli_errorf(PM_EXIT_USAGE, NULL, "-F 0: frequency and count are zero "
+					     "(give a frequency of at least 1 Hz)");
 	}
 	if (rc->period_arg)
 		return 0;
 	switch (pm_record__fit_freq(asked, rc->strict_freq && user, have_max ? 0 : max, &f)) {
 	case PM_FREQ_TOO_HIGH:
-		return pm_cli_usage_error("-F %" PRIu64 ": above kernel.perf_event_max_sample_rate "
-					  "(%u Hz), and --strict-freq refuses to lower it", asked, max);
+		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "-F %" PRIu64 ": above kernel."
+				     "perf_event_max_sample_rate (%u Hz), and --strict-freq "
+				     "refuses to lower it", asked, max);
 	case PM_FREQ_LOWERED:
 		if (!rc->quiet)
 			fprintf(stderr, "pmprof record: %s %" PRIu64 " Hz is above "
@@ -182,6 +184,28 @@ static int resolve_freq(struct record_cli *rc)
 	return 0;
 }
 
+/*
+ * --metrics: the groups for this machine and the long period, then what
+ * perf record's options add for the reference analysis: call graphs
+ * fp,4, -T, --sample-cpu.
+ */
+static int choose_metrics(struct record_cli *rc)
+{
+	int ret;
+
+	if (rc->events.nr)
+		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "--metrics chooses the events: do not give -e");
+	ret = pm_record_choose_metrics(rc->metrics.arg, rc->sysfs, rc->period, rc->freq,
+				       rc->quiet, rc->metrics_spec, sizeof(rc->metrics_spec));
+	if (ret)
+		return ret;
+	if (!rc->callgraph_fp && !rc->callgraph)
+		rc->callgraph = "fp,4";
+	rc->timestamp = true;
+	rc->sample_cpu = true;
+	return 0;
+}
+
 /* Parse the events and configure them as perf record does. */
 static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 {
@@ -192,6 +216,14 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 	bool had_tracefs = !pm_tracefs__find(rc->sysfs, tracefs, sizeof(tracefs));
 	int i, ret;
 
+	if (rc->period_arg && rc->freq_arg)
+		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "-c and -F are mutually exclusive");
+	ret = resolve_freq(rc);
+	if (ret)
+		return ret;
+	/* first: it sets the call graph, -T and --sample-cpu */
+	if (rc->metrics.set && (ret = choose_metrics(rc)))
+		return ret;
 	memset(&rd, 0, sizeof(rd));
 	rd.timestamp = rc->timestamp;
 	rd.sample_cpu = rc->sample_cpu;
@@ -201,43 +233,43 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 	rd.weight = rc->weight;
 	rd.branch_stack = rc->branch_any ? PM_BRANCH_SAMPLE_ANY : 0;
 	if (rc->delay_ms < 0)
-		return pm_cli_usage_error("-D %d: give a delay in milliseconds (pmprof has no "
-					  "control fd to start disabled events later)", rc->delay_ms);
+		return pm_cli_errorf(PM_EXIT_USAGE, "-D", "%d: give a delay in milliseconds (pmprof "
+				     "has no control fd to start disabled events later)", rc->delay_ms);
 	rd.delay = rc->delay_ms > 0;
 	if (rc->callgraph_fp)
 		rd.callgraph = PM_CALLGRAPH_FP;
 	if (rc->callgraph && parse_callgraph(rc->callgraph, &rd))
 		return PM_EXIT_USAGE;
-	if (rc->period_arg && rc->freq_arg)
-		return pm_cli_usage_error("-c and -F are mutually exclusive");
-	ret = resolve_freq(rc);
-	if (ret)
-		return ret;
 	rd.period = rc->period;
 	rd.freq = rc->freq;
 	rd.default_freq = rc->default_freq;
-	if (rc->metrics) {
+	if (rc->metrics.set) {
 		if (pm_evspec__parse(list, rc->metrics_spec, &eo, &err))
-			return pm_cli_usage_error("%s", err.msg);
+			return pm_cli_errorf(PM_EXIT_USAGE, NULL, "%s", err.msg);
 	} else if (!rc->events.nr) {
 		/* perf's default: cycles, or cpu-clock without a hardware PMU */
 		const char *dflt = rc->dry_run || pm_recorder__probe_event(0, 0) ?
 				   "cycles" : "cpu-clock";
 
 		if (pm_evspec__parse(list, dflt, &eo, &err))
-			return pm_cli_usage_error("%s", err.msg);
+			return pm_cli_errorf(PM_EXIT_USAGE, NULL, "%s", err.msg);
 	}
 	for (i = 0; i < rc->events.nr; i++) {
 		if (pm_evspec__parse(list, rc->events.items[i], &eo, &err)) {
-			pm_evspec_error_print(stderr, "pmprof: ", rc->events.items[i], &err);
-			return PM_EXIT_USAGE;
+			return pm_cli_evspec_error(PM_EXIT_USAGE, rc->events.items[i], &err);
 		}
 	}
 	if (!had_tracefs && !rc->quiet && !pm_tracefs__find(rc->sysfs, tracefs, sizeof(tracefs)))
 		fprintf(stderr, "pmprof record: tracefs was not mounted: mounted it at %s, as perf does\n",
 			tracefs);
+	/* An event error's offset is in the event string, not a file. */
 	if (pm_evspec__apply_record(list, &rd, &err))
-		return pm_cli_usage_error("%s", err.msg);
+		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "%s", err.msg);
+	/* --metrics: how long each group really counted (multiplexing) */
+	for (i = 0; rc->metrics.set && i < (int)list->nr; i++)
+		if (list->ev[i].attr.sample_type & PM_SAMPLE_READ)
+			list->ev[i].attr.read_format |= PM_FORMAT_TOTAL_TIME_ENABLED |
+							PM_FORMAT_TOTAL_TIME_RUNNING;
 	return 0;
 }
 
@@ -343,6 +375,7 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	o.cpu_list = rc->cpu_list;
 	o.pid_list = rc->pid_list;
 	o.tid_list = rc->tid_list;
+	o.pids_may_end = rc->uid != NULL;
 	o.per_thread = rc->per_thread;
 	o.clockid = -1;
 	o.seed = rc->seed;
@@ -352,29 +385,32 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	o.cmdline_argc = (uint32_t)argc;
 	o.cmdline_argv = argv;
 	if (rc->clockid && pm_clockid__parse(rc->clockid, &o.clockid))
-		return pm_cli_usage_error("-k: unknown clock '%s' (monotonic, monotonic_raw, "
-					  "realtime, boottime, tai or a number)", rc->clockid);
-	if (!rc->clockid && rc->metrics)
+		return pm_cli_errorf(PM_EXIT_USAGE, "-k", "unknown clock '%s' (monotonic, "
+				     "monotonic_raw, realtime, boottime, tai or a number)",
+				     rc->clockid);
+	if (!rc->clockid && rc->metrics.set)
 		o.clockid = CLOCK_MONOTONIC_RAW;	/* as Arm's reference recording */
 	if (rc->mmap_pages && parse_pages(rc->mmap_pages, &o.mmap_pages))
-		return pm_cli_usage_error("-m %s: give a power of 2 of pages (e.g. 128) "
-					  "or a size (e.g. 2M)", rc->mmap_pages);
+		return pm_cli_errorf(PM_EXIT_USAGE, "-m", "%s: give a power of 2 of pages "
+				     "(e.g. 128) or a size (e.g. 2M)", rc->mmap_pages);
 	if (rc->hf_mode && pm_hf_mode__parse(rc->hf_mode, &o.hf_mode))
-		return pm_cli_usage_error("--hf-mode: unknown mode '%s' (auto, kernel, burst, "
-					  "fixed or off)", rc->hf_mode);
+		return pm_cli_errorf(PM_EXIT_USAGE, "--hf-mode", "unknown mode '%s' (auto, "
+				     "kernel, strobe, burst, fixed or off)", rc->hf_mode);
+	o.sysfs_root = rc->sysfs;
 	if (rc->pid_list && rc->tid_list)
-		return pm_cli_usage_error("-p and -t are mutually exclusive");
+		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "-p and -t are mutually exclusive");
 	if (rc->switch_output.set && pm_switch_output__parse(rc->switch_output.arg, &so))
-		return pm_cli_usage_error("--switch-output=%s: give signal, a size (e.g. 100M) or a "
-					  "time (e.g. 30s)", rc->switch_output.arg);
+		return pm_cli_errorf(PM_EXIT_USAGE, "--switch-output", "%s: give signal, a size "
+				     "(e.g. 100M) or a time (e.g. 30s)", rc->switch_output.arg);
 	if (so.mode && rc->output && !strcmp(rc->output, "-"))
-		return pm_cli_usage_error("--switch-output needs a file, not standard output");
+		return pm_cli_errorf(PM_EXIT_USAGE, "--switch-output",
+				     "needs a file, not standard output");
 	if (rc->switch_max_files < 0)
-		return pm_cli_usage_error("--switch-max-files %d: give a number of files",
-					  rc->switch_max_files);
+		return pm_cli_errorf(PM_EXIT_USAGE, "--switch-max-files",
+				     "%d: give a number of files", rc->switch_max_files);
 	if (rc->max_size_arg && (pm_size__parse(rc->max_size_arg, &max_size) || !max_size))
-		return pm_cli_usage_error("--max-size %s: give a size (e.g. 100M; B, K, M, G)",
-					  rc->max_size_arg);
+		return pm_cli_errorf(PM_EXIT_USAGE, "--max-size", "%s: give a size "
+				     "(e.g. 100M; B, K, M, G)", rc->max_size_arg);
 	if (nargs > 0) {
 		wargv = calloc((size_t)nargs + 1, sizeof(char *));
 		for (i = 0; i < nargs; i++)
@@ -401,10 +437,10 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 					    pm_buildid_cache__default_dir();
 	ret = pm_recorder__new(&r, &o, &err);
 	if (ret) {
-		fprintf(stderr, "pmprof record: %s\n", err.msg);
 		free(wargv);
 		free(cache_dir);
-		return ret == -PM_EUSAGE ? PM_EXIT_USAGE : PM_EXIT_INPUT;
+		return pm_cli_error(ret == -PM_EUSAGE ? PM_EXIT_USAGE : PM_EXIT_INPUT,
+				    NULL, &err);
 	}
 	st = pm_recorder__stats(r);
 	if (!rc->quiet && st->mode != PM_HF_NONE) {
@@ -417,7 +453,7 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	if (ret) {
 		int exec_errno = st->exec_errno;
 
-		fprintf(stderr, "pmprof record: %s\n", err.msg);
+		pm_cli_error(0, NULL, &err);
 		pm_recorder__finish(r, NULL);
 		pm_recorder__delete(r);
 		free(wargv);
@@ -457,13 +493,13 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	}
 	if (tty)
 		progress(st, true);
-	if (ret < 0)
-		fprintf(stderr, "pmprof record: %s\n", err.msg);
+	if (ret < 0)	/* still close the file properly */
+		pm_cli_error(0, NULL, &err);
 	/* after a failed poll, finish fails for the same reason: say it once
 	 * (the messages name the file) */
 	if (pm_recorder__finish(r, &err)) {
 		if (ret >= 0)
-			fprintf(stderr, "pmprof record: %s\n", err.msg);
+			pm_cli_error(0, NULL, &err);
 		ret = -1;
 	}
 	if (pm_recorder__partial(r))
@@ -513,7 +549,7 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 
 int cmd_record(int argc, const char **argv)
 {
-	struct record_cli rc = { .plan = 8, .format = PM_FORMAT_TABLE };
+	struct record_cli rc = { .plan = 8 };
 	struct pm_evspec_list list;
 	const struct pm_option opts[] = {
 		OPT_STRING_LIST('e', "event", &rc.events, "event",
@@ -541,9 +577,10 @@ int cmd_record(int argc, const char **argv)
 			   "ring buffer size per CPU: pages (a power of 2) or a size (2M)"),
 		OPT_STRING('o', "output", &rc.output, "file", "output file name (default perf.data)"),
 		OPT_STRING(0, "hf-mode", &rc.hf_mode, "mode",
-			   "short windows: auto, kernel, burst, fixed or off (default auto)"),
-		OPT_BOOLEAN(0, "metrics", &rc.metrics,
-			    "record the best counter group for per-function metrics"),
+			   "short windows: auto, kernel, strobe, burst, fixed or off (default auto)"),
+		{ .type = PM_OPT_CALLBACK, .long_name = "metrics", .value = &rc.metrics,
+		  .argh = "set", .flags = PM_OPT_OPTARG, .cb = pm_record_optarg_cb,
+		  .help = "record the counter groups for per-function metrics: default (CPI, misses) or topdown" },
 		OPT_BOOLEAN('R', "raw-samples", &rc.raw_samples,
 			    "raw sample data (PERF_SAMPLE_RAW, e.g. ProfileMe status), with time and cpu"),
 		OPT_BOOLEAN('d', "data", &rc.sample_addr, "record data addresses and data sources"),
@@ -572,7 +609,7 @@ int cmd_record(int argc, const char **argv)
 		OPT_BOOLEAN(0, "dry-run", &rc.dry_run, "print the attrs and the sampling plan, open nothing"),
 		OPT_INTEGER(0, "plan", &rc.plan, "n", "windows shown per event in the plan (default 8)"),
 		OPT_U64(0, "seed", &rc.seed, "n", "seed of the model's jitter generator (default 0)"),
-		OPT_FORMAT(&rc.format),
+		OPT_FORMAT(&rc),
 		OPT_END(),
 	};
 	int ret, nargs, i;
@@ -585,38 +622,22 @@ int cmd_record(int argc, const char **argv)
 		cmdline[i + 1] = argv[i];
 
 	pm_evspec_list__init(&list);
+	pm_record_metrics_space_form(&argc, argv);
 	/* nargs: the workload command left in argv, for the recorder */
 	nargs = pm_parse_options(argc, argv, opts, record_usage, PM_PARSE_STOP_AT_NON_OPTION);
-	if ((ret = pm_cli_parse_status(nargs)) >= 0)
-		goto out;
-	if (rc.plan < 0 || rc.plan > 100000) {
-		ret = pm_cli_usage_error("--plan: %d out of range (0-100000)", rc.plan);
+	if (nargs == PM_PARSE_HELP || nargs < 0) {
+		ret = nargs == PM_PARSE_HELP ? PM_EXIT_OK : PM_EXIT_USAGE;
 		goto out;
 	}
-	if (rc.metrics) {
-		struct pm_metrics_choice mc;
-
-		if (rc.events.nr) {
-			ret = pm_cli_usage_error("--metrics chooses the events: do not give -e");
-			goto out;
-		}
-		pm_recorder__choose_metrics(&mc);
-		snprintf(rc.metrics_spec, sizeof(rc.metrics_spec), "%s", mc.spec);
-		if (!rc.callgraph_fp && !rc.callgraph)
-			rc.callgraph = "fp,4";
-		rc.timestamp = true;
-		rc.sample_cpu = true;
-		if (!rc.quiet) {
-			fprintf(stderr, "pmprof record: --metrics: %s\n", mc.spec);
-			fprintf(stderr, "pmprof record: --metrics: %s%s%s\n",
-				mc.hw ? "hardware PMU found" : "", mc.hw && mc.why[0] ? "; " : "",
-				mc.why);
-		}
+	if (rc.plan < 0 || rc.plan > 100000) {
+		ret = pm_cli_errorf(PM_EXIT_USAGE, "--plan",
+				    "%d out of range (0-100000)", rc.plan);
+		goto out;
 	}
 	if (rc.uid) {
 		if (rc.pid_list || rc.tid_list || rc.system_wide || rc.cpu_list || nargs > 0) {
-			ret = pm_cli_usage_error("-u records a user's processes: not with -p, -t, "
-						 "-a, -C or a command");
+			ret = pm_cli_errorf(PM_EXIT_USAGE, "-u", "records a user's processes: not "
+					    "with -p, -t, -a, -C or a command");
 			goto out;
 		}
 		if (!rc.dry_run && !(uid_list = pm_record_uid_pids(rc.uid))) {
@@ -632,10 +653,8 @@ int cmd_record(int argc, const char **argv)
 		ret = run_record(&rc, &list, nargs, argv, argc + 1, cmdline);
 		goto out;
 	}
-	if (rc.format == PM_FORMAT_JSON)
-		pm_record_plan__json(&list, rc.plan, rc.seed);
-	else
-		pm_record_plan__text(&list, rc.plan, rc.seed);
+	ret = pm_record_plan__print(&list, rc.plan, rc.seed, rc.hf_mode, rc.sysfs,
+				    rc.format == pm_renderer__find("json"));
 out:
 	pm_evspec_list__exit(&list);
 	free(rc.events.items);

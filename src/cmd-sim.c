@@ -15,215 +15,42 @@
 
 #include "builtin.h"
 #include "cli.h"
-#include "pmprof/json.h"
+#include "table-opts.h"
 #include "pmprof/metrics.h"
+#include "pmprof/report.h"
 #include "pmprof/sim.h"
-#include "pmprof/table.h"
-#include "pmprof/util.h"
 
 static const char *const sim_usage[] = {
-	"pmprof sim MODEL -e SPEC [-o FILE] [--seed N] [--truth FILE] [--compare [-s none|discard]]",
+	"pmprof sim MODEL -e SPEC [-o FILE] [--seed N] [--truth FILE] [--compare [--mode none|discard] [--wide] [--columns LIST]]",
 	"pmprof sim --list",
 	NULL,
 };
 
-/* What --compare shows, in order; "%#" is the share of samples, whose
- * truth is the share of cycles. */
-static const char *const compare_metrics[] = {
-	"CPI", "BMKI", "CMKI", "%CM", "%CY", "%#",
-};
-
-struct compare_row {
-	size_t truth;			/* index in the result */
-	const struct pm_metrics_func *mf;
-	size_t mi;			/* index in the metrics */
-};
-
-static bool measured(struct pm_metrics *m, const struct compare_row *r,
-		     const char *name, double *v)
-{
-	const struct pm_metrics_summary *sum = pm_metrics__summary(m);
-
-	if (!r->mf)
-		return false;
-	if (!strcmp(name, "%#")) {
-		if (!sum->windows)
-			return false;
-		*v = 100.0 * (double)r->mf->samples / (double)sum->windows;
-		return true;
-	}
-	return pm_metrics__metric(m, r->mi, name, v, NULL, NULL) == 0;
-}
-
-static bool truth(const struct pm_sim_result *res, const struct compare_row *r,
-		  const char *name, double *v)
-{
-	if (!strcmp(name, "%#"))
-		name = "%CY";
-	return pm_sim_result__metric(res, (long)r->truth, name, v) == 0;
-}
-
-static int by_cycles(const void *a, const void *b, void *arg)
-{
-	const struct pm_sim_result *res = arg;
-	const struct compare_row *x = a, *y = b;
-	uint64_t cx = res->funcs[x->truth].counts[PM_SIM_CYCLES];
-	uint64_t cy = res->funcs[y->truth].counts[PM_SIM_CYCLES];
-
-	if (cx != cy)
-		return cx > cy ? -1 : 1;
-	return strcmp(res->funcs[x->truth].name, res->funcs[y->truth].name);
-}
-
-static void compare_json(struct pm_metrics *m, const struct pm_sim_result *res,
-			 const char *output, const struct compare_row *rows,
-			 size_t n)
-{
-	const struct pm_metrics_summary *sum = pm_metrics__summary(m);
-	struct pm_json j;
-	size_t i, k;
-
-	pm_json__init(&j, stdout);
-	pm_json__begin_object(&j);
-	pm_json__kv_string(&j, "file", output);
-	pm_json__kv_u64(&j, "bytes", res->bytes);
-	pm_json__kv_u64(&j, "samples", res->samples);
-	pm_json__kv_u64(&j, "throttles", res->throttles);
-	pm_json__kv_string(&j, "mode", pm_metrics_mode__name(sum->mode));
-	pm_json__kv_u64(&j, "windows", sum->windows);
-	pm_json__kv_u64(&j, "kept", sum->kept);
-	pm_json__kv_u64(&j, "discarded", sum->discarded);
-	pm_json__kv_u64(&j, "opening", sum->opening);
-	pm_json__key(&j, "functions");
-	pm_json__begin_array(&j);
-	for (i = 0; i < n; i++) {
-		pm_json__begin_object(&j);
-		pm_json__kv_string(&j, "symbol", res->funcs[rows[i].truth].name);
-		pm_json__kv_u64(&j, "samples", rows[i].mf ? rows[i].mf->samples : 0);
-		pm_json__kv_u64(&j, "discarded", rows[i].mf ? rows[i].mf->discarded : 0);
-		pm_json__key(&j, "metrics");
-		pm_json__begin_object(&j);
-		for (k = 0; k < PM_ARRAY_SIZE(compare_metrics); k++) {
-			const char *name = compare_metrics[k];
-			double mv = NAN, tv = NAN;
-			bool hm = measured(m, &rows[i], name, &mv);
-			bool ht = truth(res, &rows[i], name, &tv);
-
-			pm_json__key(&j, name);
-			pm_json__begin_object(&j);
-			pm_json__key(&j, "measured");
-			if (hm)
-				pm_json__double(&j, mv);
-			else
-				pm_json__null(&j);
-			pm_json__key(&j, "truth");
-			if (ht)
-				pm_json__double(&j, tv);
-			else
-				pm_json__null(&j);
-			pm_json__key(&j, "error");
-			if (hm && ht && tv != 0)
-				pm_json__double(&j, 100.0 * (mv - tv) / tv);
-			else
-				pm_json__null(&j);
-			pm_json__end_object(&j);
-		}
-		pm_json__end_object(&j);
-		pm_json__end_object(&j);
-	}
-	pm_json__end_array(&j);
-	pm_json__end_object(&j);
-	putchar('\n');
-}
-
-static void compare_table(struct pm_metrics *m, const struct pm_sim_result *res,
-			  const char *output, const struct compare_row *rows,
-			  size_t n, enum pm_output_format format)
-{
-	const struct pm_metrics_summary *sum = pm_metrics__summary(m);
-	struct pm_table *t = pm_table__new();
-	size_t i, k;
-
-	pm_table__set_title(t, "%s: measured (pmprof metrics -s %s) beside the truth; err = (measured - truth) / truth",
-			    output, pm_metrics_mode__name(sum->mode));
-	pm_table__add_comment(t, "%" PRIu64 " bytes, %" PRIu64 " samples, %" PRIu64 " windows: %" PRIu64 " kept, %" PRIu64 " discarded, %" PRIu64 " opening, %" PRIu64 " throttles",
-			      res->bytes, res->samples, sum->windows, sum->kept,
-			      sum->discarded, sum->opening, res->throttles);
-	pm_table__add_col(t, "Symbol", "symbol", PM_COL_STRING);
-	pm_table__add_col(t, "#", "samples", PM_COL_U64);
-	pm_table__add_col(t, "DIS%", "dis", PM_COL_PERCENT);
-	for (k = 0; k < PM_ARRAY_SIZE(compare_metrics); k++) {
-		char name[32];
-
-		pm_table__add_col(t, compare_metrics[k], NULL, PM_COL_DOUBLE);
-		snprintf(name, sizeof(name), "true %s", compare_metrics[k]);
-		pm_table__add_col(t, name, NULL, PM_COL_DOUBLE);
-		pm_table__add_col(t, "err", NULL, PM_COL_PERCENT);
-	}
-	for (i = 0; i < n; i++) {
-		size_t row = pm_table__add_row(t), col = 0;
-
-		pm_table__set_str(t, row, col++, res->funcs[rows[i].truth].name);
-		if (rows[i].mf) {
-			pm_table__set_u64(t, row, col, rows[i].mf->samples);
-			if (rows[i].mf->samples)
-				pm_table__set_double(t, row, col + 1,
-					100.0 * (double)rows[i].mf->discarded /
-					(double)rows[i].mf->samples);
-		}
-		col += 2;
-		for (k = 0; k < PM_ARRAY_SIZE(compare_metrics); k++) {
-			double mv, tv;
-			bool hm = measured(m, &rows[i], compare_metrics[k], &mv);
-			bool ht = truth(res, &rows[i], compare_metrics[k], &tv);
-
-			if (hm)
-				pm_table__set_double(t, row, col, mv);
-			if (ht)
-				pm_table__set_double(t, row, col + 1, tv);
-			if (hm && ht && tv != 0)
-				pm_table__set_double(t, row, col + 2, 100.0 * (mv - tv) / tv);
-			col += 3;
-		}
-	}
-	pm_table__render(t, stdout, (enum pm_table_format)format, NULL);
-	pm_table__delete(t);
-}
-
 static int compare(const char *output, const struct pm_sim_result *res,
-		   const char *mode, enum pm_output_format format)
+		   const char *mode, const struct pm_cmd *c,
+		   const struct pm_table_cli *tc)
 {
 	enum pm_metrics_mode mm = PM_METRICS_AUTO;
+	struct pm_report *rep;
 	struct pm_metrics *m;
 	struct pm_error err = { 0 };
-	struct compare_row *rows;
-	size_t i, k, n = res->nr_funcs;
+	int status;
 
 	if (mode && pm_metrics_mode__parse(mode, &mm))
-		return pm_cli_usage_error("sim: -s takes none or discard, not '%s'", mode);
+		return pm_cli_errorf(PM_EXIT_USAGE, "--mode",
+				     "takes none or discard, not '%s'", mode);
 	if (pm_sim__analyse(output, (int)mm, &m, &err))
-		return pm_cli_input_error(output, &err);
-	rows = pm_calloc(n, sizeof(*rows));
-	for (i = 0; i < n; i++) {
-		rows[i].truth = i;
-		for (k = 0; k < pm_metrics__nr_funcs(m); k++) {
-			const struct pm_metrics_func *f = pm_metrics__func(m, k);
-
-			if (f->sym_name && !strcmp(f->sym_name, res->funcs[i].name)) {
-				rows[i].mf = f;
-				rows[i].mi = k;
-				break;
-			}
-		}
-	}
-	qsort_r(rows, n, sizeof(*rows), by_cycles, (void *)res);
-	if (format == PM_FORMAT_JSON)
-		compare_json(m, res, output, rows, n);
-	else
-		compare_table(m, res, output, rows, n, format);
-	free(rows);
+		return pm_cli_error(PM_EXIT_INPUT, output, &err);
+	pm_sim__compare(m, res, output, &rep);
+	/* Symbol, #, DIS% stay; JSON has every column */
+	status = c->format == pm_renderer__find("json") ? 0 :
+		 pm_table_cli__apply(tc, pm_report__find_table(rep, "functions"),
+				     c->format == pm_renderer__find("table"), 3, 0);
+	if (!status)
+		status = pm_cmd__render(c, rep);
+	pm_report__delete(rep);
 	pm_metrics__delete(m);
-	return PM_EXIT_OK;
+	return status;
 }
 
 /* --max-size: bytes, or with perf's suffixes B, K, M, G, T (powers of
@@ -265,7 +92,8 @@ int cmd_sim(int argc, const char **argv)
 	const char *elf = NULL, *mode = NULL;
 	uint64_t seed = 1, iterations = 0, hz = 0, max_rate = 0, max_size = 0;
 	bool do_compare = false, no_throttle = false, list = false, quiet = false;
-	enum pm_output_format format = PM_FORMAT_TABLE;
+	struct pm_cmd c = PM_CMD_INIT("sim");
+	struct pm_table_cli tc = { 0 };
 	const struct pm_option options[] = {
 		OPT_STRING('e', "event", &spec, "spec",
 			   "events and sampling, perf's syntax (period, freq, hf-period, hf-rand, hf-burst, hf-jitter terms)"),
@@ -281,10 +109,11 @@ int cmd_sim(int argc, const char **argv)
 			     "stop with an error when the output would pass this many bytes (K, M, G suffixes; default 2G)",
 			     parse_max_size),
 		OPT_BOOLEAN(0, "compare", &do_compare, "analyse the result and print each metric beside its truth"),
-		OPT_STRING('s', "mode", &mode, "none|discard", "--compare's window mode (default: discard with short windows)"),
+		OPT_STRING(0, "mode", &mode, "none|discard", "--compare's window mode (default: discard with short windows)"),
+		OPT_TABLE_FIT(&tc),
 		OPT_BOOLEAN('q', "quiet", &quiet, "no summary line on stderr"),
 		OPT_BOOLEAN(0, "list", &list, "list the builtin models"),
-		OPT_FORMAT(&format),
+		OPT_FORMAT(&c),
 		OPT_END(),
 	};
 	struct pm_sim_opts o = { .sz = sizeof(o) };
@@ -294,28 +123,28 @@ int cmd_sim(int argc, const char **argv)
 	int ret, status;
 	size_t i;
 
-	ret = pm_parse_options(argc, argv, options, sim_usage, 0);
-	if (pm_cli_parse_status(ret) >= 0)
-		return pm_cli_parse_status(ret);
+	status = pm_cmd__parse(&c, argc, argv, options, sim_usage, &ret);
+	if (status >= 0)
+		return status;
 	if (list) {
 		for (i = 0; pm_sim_builtin_names[i]; i++)
 			printf("%s\n", pm_sim_builtin_names[i]);
 		return pm_cli_finish_stdout(PM_EXIT_OK);
 	}
 	if (ret == 0)
-		return pm_cli_usage_error("sim: which model? (a JSON file, or a builtin: pmprof sim --list)");
+		return pm_cli_errorf(PM_EXIT_USAGE, "sim", "which model? (a JSON file, or a builtin: pmprof sim --list)");
 	if (ret != 1)
-		return pm_cli_usage_error("sim: one model, not %d", ret);
+		return pm_cli_errorf(PM_EXIT_USAGE, "sim", "one model, not %d", ret);
 	if (!spec)
-		return pm_cli_usage_error("sim: -e SPEC is needed, e.g. -e '{cycles/period=1000000,hf-period=300/,instructions}:uS'");
+		return pm_cli_errorf(PM_EXIT_USAGE, "sim", "-e SPEC is needed, e.g. -e '{cycles/period=1000000,hf-period=300/,instructions}:uS'");
 	if (hz > 100000 || max_rate > UINT32_MAX)
-		return pm_cli_usage_error("sim: --hz at most 100000, --max-sample-rate at most %u", UINT32_MAX);
+		return pm_cli_errorf(PM_EXIT_USAGE, "sim", "--hz at most 100000, --max-sample-rate at most %u", UINT32_MAX);
 	if (do_compare && !strcmp(output, "-"))
-		return pm_cli_usage_error("sim: --compare needs a file output");
+		return pm_cli_errorf(PM_EXIT_USAGE, "sim", "--compare needs a file output");
 	if (truth_path && !strcmp(truth_path, "-") && (do_compare || !strcmp(output, "-")))
-		return pm_cli_usage_error("sim: --truth - shares stdout with another output");
+		return pm_cli_errorf(PM_EXIT_USAGE, "sim", "--truth - shares stdout with another output");
 	if (pm_sim_model__load(&m, argv[0], &err))
-		return pm_cli_input_error(argv[0], &err);
+		return pm_cli_error(PM_EXIT_INPUT, argv[0], &err);
 	o.spec = spec;
 	o.output = output;
 	o.elf_path = elf;
@@ -329,21 +158,22 @@ int cmd_sim(int argc, const char **argv)
 	o.model_origin = argv[0];
 	ret = pm_sim__run(m, &o, &res, &err);
 	if (ret) {
-		/* a system error is an output's (the model is read by now);
-		 * the message names the file */
+		/* a system error is an output's (the model is read by now):
+		 * its message names the file; an EFBIG is the output's
+		 * --max-size; the rest is the model's */
 		if (err.code == -PM_EUSAGE)
-			status = pm_cli_usage_error("sim: %s", err.msg);
+			status = pm_cli_error(PM_EXIT_USAGE, "sim", &err);
 		else if (err.code == -EFBIG)
-			status = pm_cli_input_error(output, &err);
+			status = pm_cli_error(PM_EXIT_INPUT, output, &err);
 		else if (-err.code < PM_EFORMAT)
-			status = pm_cli_output_error(&err);
+			status = pm_cli_error(PM_EXIT_INPUT, NULL, &err);
 		else
-			status = pm_cli_input_error(argv[0], &err);
+			status = pm_cli_error(PM_EXIT_INPUT, argv[0], &err);
 		goto out;
 	}
 	if (!quiet)
 		print_summary(&o, &res);
-	status = do_compare ? compare(output, &res, mode, format) : PM_EXIT_OK;
+	status = do_compare ? compare(output, &res, mode, &c, &tc) : PM_EXIT_OK;
 	status = pm_cli_finish_stdout(status);
 out:
 	pm_sim_result__exit(&res);

@@ -49,6 +49,7 @@ int main(int argc, const char **argv)
 
 	/* A closed pipe (pmprof dump | head) ends output quietly. */
 	signal(SIGPIPE, SIG_DFL);
+	pm_cli_init();
 	if (argc < 2) {
 		usage(stderr);
 		return PM_EXIT_USAGE;
@@ -72,11 +73,11 @@ int main(int argc, const char **argv)
 			names[i] = commands[i].name;
 		best = pm_suggest(argv[1], strlen(argv[1]), names, i);
 		if (best)
-			fprintf(stderr, "pmprof: '%s' is not a pmprof command; did you mean '%s'?\n",
-				argv[1], best);
-		else
-			fprintf(stderr, "pmprof: '%s' is not a pmprof command. See 'pmprof --help'.\n",
-				argv[1]);
+			return pm_cli_errorf(PM_EXIT_USAGE, NULL,
+					     "'%s' is not a pmprof command; did you mean '%s'?",
+					     argv[1], best);
 	}
-	return PM_EXIT_USAGE;
+	return pm_cli_errorf(PM_EXIT_USAGE, NULL,
+			     "'%s' is not a pmprof command. See 'pmprof --help'.",
+			     argv[1]);
 }

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "options.h"
+#include "pmprof/strbuf.h"
 #include "pmprof/util.h"
 #include "suggest.h"
 
@@ -20,15 +22,16 @@ static void option_name(const struct pm_option *opt, char *buf, size_t n)
 
 int pm_opt_error(const struct pm_option *opt, const char *fmt, ...)
 {
+	struct pm_strbuf sb = PM_STRBUF_INIT;
 	char name[64];
 	va_list ap;
 
 	option_name(opt, name, sizeof(name));
-	fprintf(stderr, "pmprof: option `%s' ", name + (name[1] == '-' ? 2 : 1));
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	pm_strbuf__vaddf(&sb, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	pm_cli_errorf(-1, name, "%s", pm_strbuf__str(&sb));
+	pm_strbuf__release(&sb);
 	return -1;
 }
 
@@ -222,13 +225,10 @@ static int unknown_option(const char *const *usage, const struct pm_option *opts
 		/* the same letter in the other case (-f for -F) */
 		for (o = opts; o->type != PM_OPT_END; o++)
 			if (o->short_name && o->short_name != short_name &&
-			    (o->short_name | 0x20) == (short_name | 0x20)) {
-				fprintf(stderr, "%s: unknown switch `%s'; did you mean `-%c'?\n",
-					cmd, shown, o->short_name);
-				return -1;
-			}
-		fprintf(stderr, "%s: unknown switch `%s' (see '%s -h')\n", cmd, shown, cmd);
-		return -1;
+			    (o->short_name | 0x20) == (short_name | 0x20))
+				return pm_cli_errorf(-1, shown, "unknown switch; did you mean -%c?",
+						     o->short_name);
+		return pm_cli_errorf(-1, shown, "unknown switch (see '%s -h')", cmd);
 	}
 	snprintf(shown, sizeof(shown), "--%.*s", (int)(len < 64 ? len : 64), name);
 	for (o = opts; o->type != PM_OPT_END; o++)
@@ -238,9 +238,9 @@ static int unknown_option(const char *const *usage, const struct pm_option *opts
 		}
 	best = pm_suggest(name, len, cands, n);
 	if (best)
-		fprintf(stderr, "%s: unknown option `%s'; did you mean `--%s'?\n", cmd, shown, best);
+		pm_cli_errorf(-1, shown, "unknown option; did you mean --%s?", best);
 	else
-		fprintf(stderr, "%s: unknown option `%s' (see '%s -h')\n", cmd, shown, cmd);
+		pm_cli_errorf(-1, shown, "unknown option (see '%s -h')", cmd);
 	free(cands);
 	return -1;
 }

@@ -23,6 +23,43 @@ int pm_record_optarg_cb(const struct pm_option *opt, const char *arg)
 	return 0;
 }
 
+int pm_record_choose_metrics(const char *set, const char *sysfs, uint64_t period,
+			     uint64_t freq, bool quiet, char *spec, size_t size)
+{
+	struct pm_metrics_request rq = {
+		.set = set, .sysfs_root = sysfs, .period = period, .freq = freq,
+	};
+	struct pm_metrics_choice mc;
+	struct pm_error err;
+
+	if (pm_recorder__choose_metrics(&rq, &mc, &err))
+		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "%s", err.msg);
+	snprintf(spec, size, "%s", mc.spec);
+	if (quiet)
+		return 0;
+	/* without a PMU one line says it all, the group included */
+	if (mc.hw)
+		fprintf(stderr, "pmprof record: --metrics: %s\n", mc.spec);
+	fprintf(stderr, "pmprof record: --metrics: %s\n", mc.why);
+	return 0;
+}
+
+void pm_record_metrics_space_form(int *argc, const char **argv)
+{
+	int i, j;
+
+	for (i = 0; i + 1 < *argc && strcmp(argv[i], "--"); i++) {
+		if (strcmp(argv[i], "--metrics") ||
+		    (strcmp(argv[i + 1], "topdown") && strcmp(argv[i + 1], "default")))
+			continue;
+		argv[i] = !strcmp(argv[i + 1], "topdown") ? "--metrics=topdown"
+							   : "--metrics=default";
+		for (j = i + 1; j + 1 < *argc; j++)
+			argv[j] = argv[j + 1];
+		(*argc)--;
+	}
+}
+
 int pm_record_comp_level_cb(const struct pm_option *opt, const char *arg)
 {
 	int *level = opt->value;
@@ -55,14 +92,14 @@ char *pm_record_uid_pids(const char *user)
 		unsigned long v = strtoul(user, &end, 10);
 
 		if (end == user || *end || *user == '-') {
-			pm_cli_usage_error("-u %s: no such user", user);
+			pm_cli_errorf(PM_EXIT_USAGE, "-u", "%s: no such user", user);
 			return NULL;
 		}
 		uid = (uid_t)v;
 	}
 	d = opendir("/proc");
 	if (!d) {
-		pm_cli_usage_error("-u: cannot read /proc: %s", strerror(errno));
+		pm_cli_errorf(PM_EXIT_USAGE, "-u", "cannot read /proc: %s", strerror(errno));
 		return NULL;
 	}
 	while ((de = readdir(d))) {
@@ -79,7 +116,7 @@ char *pm_record_uid_pids(const char *user)
 	}
 	closedir(d);
 	if (!sb.len) {
-		pm_cli_usage_error("-u %s: the user has no process to record", user);
+		pm_cli_errorf(PM_EXIT_USAGE, "-u", "%s: the user has no process to record", user);
 		return NULL;
 	}
 	return pm_strbuf__detach(&sb);
@@ -94,16 +131,15 @@ int pm_record_switch_file(struct pm_recorder *r, bool at_exit, int max_files, bo
 	int ret;
 
 	if (pm_switch_output__name(out, name, sizeof(name)))
-		return pm_cli_usage_error("--switch-output: no name for the next file of %s", out);
+		return pm_cli_errorf(PM_EXIT_USAGE, "--switch-output",
+				     "no name for the next file of %s", out);
 	if (at_exit)
-		ret = rename(out, name) ? pm_error__fmt(&err, -errno, "%s: cannot rename to %s: %s",
-						       out, name, strerror(errno)) : 0;
+		ret = rename(out, name) ? pm_error__fmt(&err, errno, "cannot rename to %s: %s",
+						       name, strerror(errno)) : 0;
 	else
 		ret = pm_recorder__switch_output(r, name, &err);
-	if (ret) {
-		fprintf(stderr, "pmprof record: %s\n", err.msg);
-		return PM_EXIT_INPUT;
-	}
+	if (ret)
+		return pm_cli_error(PM_EXIT_INPUT, at_exit ? out : NULL, &err);
 	if (!quiet)
 		fprintf(stderr, "[ pmprof record: Dump %s ]\n", name);
 	sw->names = pm_reallocarray(sw->names, (size_t)sw->nr + 1, sizeof(char *));

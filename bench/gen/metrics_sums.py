@@ -1,4 +1,4 @@
-# perf script -s metrics_sums.py: the window sums of `pmprof metrics -s none`
+# perf script -s metrics_sums.py: the window sums of `pmprof metrics --mode none`
 # the way the seed's Python post-processing does them, for the benchmark.
 # One group sampled by its leader: perf calls us once per group member
 # with the same values, so only the leader's calls count. Windows per counter instance (leader id, tid),

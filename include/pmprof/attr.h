@@ -109,10 +109,22 @@ void pm_attr__encode(const struct pm_attr *attr, void *buf, size_t size,
  */
 char *pm_attr__name(const struct pm_attr *attr, char *buf, size_t size);
 
-/* The attr's effective size: 64 when size is 0. */
-static inline uint32_t pm_attr__size(const struct pm_attr *a)
-{
-	return a->size ? a->size : PM_ATTR_SIZE_VER0;
-}
+/*
+ * perf's generic event names (lib/perfdata/event_names.c): a hardware or
+ * software symbol ("cycles", "cs") to its type and config, 0 or -1; an
+ * L1-dcache-load-misses style name to its HW_CACHE config, 0 or -1; the
+ * canonical name of a type and config (NULL if none), and of a name
+ * (the name itself when it is not a generic one).
+ */
+int pm_event_name__lookup(const char *name, size_t len, uint32_t *type,
+			  uint64_t *config);
+int pm_event_name__cache(const char *name, size_t len, uint64_t *config);
+const char *pm_event_name__of(uint32_t type, uint64_t config);
+const char *pm_event_name__canonical(const char *name);
+/* The i-th symbol (aliases follow their event), NULL past the end. */
+const char *pm_event_name__symbol_at(size_t i, uint32_t *type, uint64_t *config);
+/* The i-th generic cache event perf defines, in perf's spelling
+ * ("L1-dcache-load-misses"), and its type 3 config; -1 past the end. */
+int pm_event_name__cache_at(size_t i, char *buf, size_t size, uint64_t *config);
 
 #endif

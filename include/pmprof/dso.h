@@ -165,7 +165,6 @@ const struct pm_symbol *pm_dso__find_symbol(struct pm_dso *dso,
 const struct pm_symbol *pm_dso__find_data(struct pm_dso *dso, uint64_t addr);
 /* The tables themselves (loaded), never NULL. */
 struct pm_symtab *pm_dso__symtab(struct pm_dso *dso);
-struct pm_symtab *pm_dso__datatab(struct pm_dso *dso);
 
 /* After loading: which files were used (NULL if none) and the ELF facts. */
 const char *pm_dso__path(const struct pm_dso *dso);	  /* runtime binary */

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Errors travel as a negative errno-style return code plus a struct
- * pm_error the caller owns. The library never prints or exits; the CLI
- * turns an error into "pmprof: FILE: offset N: message".
+ * pm_error the caller owns. The library never prints or exits; it says
+ * what went wrong (and the byte offset, for a bad file) and the caller
+ * says where: the CLI prints "pmprof: FILE: offset N: message". A message
+ * names a file only when the call deals with more than the one its
+ * caller gave (a DSO's ELF while reading a recording, say).
+ *
+ * Codes are negative everywhere: -errno, or -PM_E* for pmprof's own.
  */
 #ifndef PMPROF_ERROR_H
 #define PMPROF_ERROR_H
@@ -27,7 +32,10 @@ struct pm_error {
 	char msg[384];
 };
 
-/* Fill err (if not NULL) and return -abs(code): `return pm_error__fmt(...)`. */
+/* Fill err (if not NULL) and return the negative code:
+ * `return pm_error__fmt(err, EINVAL, ...)`. Callers write the code as
+ * errno or PM_E* name it (positive); a code passed on from a return
+ * (already negative) stays as it is, so no slip turns an error into 0. */
 int pm_error__fmt(struct pm_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int pm_error__at(struct pm_error *err, int code, uint64_t offset,

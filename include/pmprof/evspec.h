@@ -36,8 +36,8 @@
  *   stack-size, as perf does.
  *
  * Errors: -PM_EUSAGE with err->has_offset set and err->offset the byte of
- * the offending term in the string; the message names the term. Use
- * pm_evspec_error_print() to print perf's two-line caret form.
+ * the offending term in the string; the message names the term.
+ * pm_evspec__format_error() gives perf's two-line caret form.
  */
 #ifndef PMPROF_EVSPEC_H
 #define PMPROF_EVSPEC_H
@@ -45,7 +45,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "pmprof/attr.h"
 #include "pmprof/error.h"
@@ -185,10 +184,12 @@ int pm_evspec__apply_record(struct pm_evspec_list *list,
 			    const struct pm_record_defaults *rd,
 			    struct pm_error *err);
 
-/* Print "PREFIXevent syntax error: 'STR'" and a caret line under
- * err->offset, then the message, as perf does. prefix may be NULL. */
-void pm_evspec_error_print(FILE *out, const char *prefix, const char *str,
-			   const struct pm_error *err);
+/* Append perf's two-line form of a parse error to sb: "PREFIXevent syntax
+ * error: 'STR'", then a caret line under err->offset and the message.
+ * prefix may be NULL. */
+struct pm_strbuf;
+void pm_evspec__format_error(struct pm_strbuf *sb, const char *prefix,
+			     const char *str, const struct pm_error *err);
 
 /*
  * What `pmprof mem record` samples, as `perf mem record` picks it, from
@@ -205,16 +206,6 @@ struct pm_mem_events {
 int pm_mem_events__choose(const char *sysfs_root, struct pm_mem_events *out);
 
 /* Helpers exposed for tests and other tools. */
-/* The legacy names: hardware (type 0) and software (type 1) symbols. */
-int pm_evspec_lookup_symbol(const char *name, size_t len, uint32_t *type,
-			    uint64_t *config);
-/* The i-th legacy symbol (aliases follow their event), NULL past the end. */
-const char *pm_evspec_symbol_at(size_t i, uint32_t *type, uint64_t *config);
-/* The i-th generic cache event perf defines, in perf's spelling
- * ("L1-dcache-load-misses"), and its type 3 config; -1 past the end. */
-int pm_evspec_cache_at(size_t i, char *buf, size_t size, uint64_t *config);
-/* L1-dcache-load-misses style names: type 3 config, or -1. */
-int pm_evspec_lookup_cache(const char *name, size_t len, uint64_t *config);
 /* Parse a sysfs format spec ("config1:0-7,32-35") into a field (0 for
  * config, 1-3 for configN) and a bit mask. */
 int pm_evspec_parse_format(const char *spec, int *field, uint64_t *mask);

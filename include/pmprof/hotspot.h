@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The hotspot profile (what `perf report` shows): samples grouped by sort
- * keys, per event, with their share of the event's period. An accumulator:
- * create it with options, add every sample the session resolved, finish
- * into one table per event (or per group, with --group).
+ * keys, per event, with their share of the event's period. An accumulator
+ * as every analysis is (pmprof/analysis.h): create it with options, add
+ * every sample the session resolved, finish into a report with one table
+ * per event (or per group, with opts.group).
  *
  * Periods follow perf's rules: a sample's period, or for events that
  * sample a read group (PERF_SAMPLE_READ, `{a,b}:S`), the growth of each
  * member's counter since that counter's previous sample, delivered to the
  * member's own event; zero growth delivers nothing.
+ *
+ * The sort keys are a table of descriptors (lib/analysis/hotspot-keys.c,
+ * as perf's sort entries): each says how a sample's key is built, how two
+ * rows compare, and which column it shows as. Adding a key is one entry.
  */
 #ifndef PMPROF_HOTSPOT_H
 #define PMPROF_HOTSPOT_H
@@ -17,10 +22,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pmprof/analysis.h"
 #include "pmprof/session.h"
 
 struct pm_error;
-struct pm_table;
+struct pm_report;
 
 enum pm_hot_key {
 	PM_HOT_DSO,		/* "dso": Shared Object */
@@ -38,19 +44,14 @@ enum pm_hot_key {
 /* "dso,sym" -> keys; -PM_EUSAGE with a message naming a bad key. */
 int pm_hot_keys__parse(const char *spec, enum pm_hot_key *keys, size_t *nr,
 		       struct pm_error *err);
-const char *pm_hot_key__name(enum pm_hot_key k);
 
 struct pm_hotspot_opts {
-	size_t sz;			/* sizeof(struct pm_hotspot_opts) */
+	size_t sz;			/* sizeof(struct pm_hotspot_opts); 0: this size */
 	enum pm_hot_key keys[PM_HOT_MAX_KEYS];
 	size_t nr_keys;			/* 0: dso,sym */
 	bool children;			/* Children and Self from callchains */
 	bool group;			/* one table per group, a column per member */
-	double percent_limit;		/* hide rows below this share */
-	size_t top;			/* keep the first N rows; 0: all */
-	bool bare_symbols;		/* Symbol cells without perf's "[.] " */
-	bool all_columns;		/* Shared Object and Symbol even when
-					   not keys (null cells): for JSON */
+	double percent_limit;		/* leave out rows below this share */
 };
 
 struct pm_hotspot;
@@ -60,23 +61,23 @@ void pm_hotspot__delete(struct pm_hotspot *h);
 /* Account one sample (uses the session for its callchain). */
 void pm_hotspot__add(struct pm_hotspot *h, struct pm_session *s,
 		     const struct pm_sample_ctx *ctx);
-
-/* One report section: an event (or a group) with its table. */
-struct pm_hotspot_report {
-	const char *name;		/* the event's name, or the group's
-					   "{a, b}" description */
-	uint64_t samples;		/* all samples, before limits */
-	uint64_t period;		/* all of the (leader's) period */
-	uint64_t lost_unknown;		/* samples of unknown counter ids */
-	struct pm_table *table;		/* owned by the hotspot */
-};
+/* Other records: LOST and LOST_SAMPLES count into the lost samples. */
+int pm_hotspot__record(struct pm_hotspot *h, struct pm_reader *r,
+		       const struct pm_record *rec, struct pm_error *err);
 
 /*
- * Build the tables: rows sorted by period (children: by Children), then
- * --percent-limit and --top applied. Sections of events without samples
- * are left out. Valid until pm_hotspot__delete().
+ * The report: the summary's lost_samples ("Total Lost Samples"), then one
+ * table per event (or group) with samples, named by the event (or the
+ * group's "{a, b}"), rows sorted by period (children: by Children), then
+ * opts.percent_limit applied. Each table's summary: event, samples,
+ * event_count; in JSON under "events"; CSV and TSV stack them with an
+ * Event column first when there are several. Symbols are perf's "[.] main"
+ * in the tables, "main" in JSON, which also has dso and symbol when they
+ * are no sort key (null).
  */
-size_t pm_hotspot__finish(struct pm_hotspot *h, struct pm_reader *r,
-			  const struct pm_hotspot_report **out);
+int pm_hotspot__finish(struct pm_hotspot *h, struct pm_reader *r,
+		       struct pm_report **out);
+
+extern const struct pm_analysis pm_hotspot_analysis;
 
 #endif

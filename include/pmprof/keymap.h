@@ -2,7 +2,7 @@
 /*
  * A map from byte-string keys to values, in insertion order: the rows of
  * an accumulator keyed by what a sample resolves to (symbol, pc, data
- * source). Open addressing over an index array; values stay where they
+ * source), over the hash index (pmprof/hash.h); values stay where they
  * are, so values[i] is the i-th distinct key ever added.
  */
 #ifndef PMPROF_KEYMAP_H
@@ -11,13 +11,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "pmprof/hash.h"
+
 struct pm_keymap {
 	void **values;		/* values[i] belongs to keys[i] */
 	char **keys;
 	size_t *key_len;
 	size_t nr, alloc;
-	size_t *slots;		/* index + 1; 0 is empty */
-	size_t nr_slots;	/* a power of two */
+	struct pm_hash index;
 };
 
 #define PM_KEYMAP_INIT { 0 }

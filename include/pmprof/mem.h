@@ -12,9 +12,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-
-#include "pmprof/table.h"
 
 struct pm_json;
 struct pm_strbuf;
@@ -150,100 +147,30 @@ void pm_mem_src__blk_str(const struct pm_mem_src *m, struct pm_strbuf *sb);
 
 /* perf script's style: "|OP LOAD|LVL L1 hit|SNP None|TLB L1 hit|LCK No|BLK N/A". */
 void pm_mem_src__format(const struct pm_mem_src *m, struct pm_strbuf *sb);
-
-/*
- * The decoded fields as key/value pairs in an object the caller opened:
- * "op", "tlb" (as above), "dtlb" (the TLB description), "level",
- * "lvl_num" (name or null), "snoop", "lock", "blk", "hops" (name or
- * null), "remote" (bool).
- */
-void pm_mem_src__json_fields(const struct pm_mem_src *m, struct pm_json *j);
-
-/* ---- the memory view: samples per code symbol, data source, data object */
-
-/*
- * What the caller knows about one sample. Rows are keyed by the code
- * location (dso, symbol), the whole data source (so op, TLB access and
- * every other field are one value per row) and, when the sample has an
- * address, the data object it resolves to.
- */
-struct pm_mem_sample {
-	bool has_data_src;		/* PERF_SAMPLE_DATA_SRC was sampled */
-	uint64_t data_src;
-	const char *dso;		/* code: NULL when unknown */
-	const char *symbol;
-	bool has_addr;			/* PERF_SAMPLE_ADDR was sampled */
-	const char *data_dso;		/* the address's: NULL when unknown */
-	const char *data_symbol;
-};
-
-enum pm_mem_sort {
-	PM_MEM_SORT_SAMPLES,		/* descending */
-	PM_MEM_SORT_SYMBOL,		/* ascending: dso, symbol */
-	PM_MEM_SORT_OP,			/* ascending by op name */
-	PM_MEM_SORT_TLB,		/* "hit", "miss", "N/A" order */
-	PM_MEM_SORT_LEVEL,		/* ascending by level text */
-	PM_MEM_SORT_DATA,		/* ascending: data dso, data symbol */
-};
-
-/* "samples", "symbol", "op", "tlb", "level", "data"; -1 if unknown. */
-int pm_mem_sort__parse(const char *s, enum pm_mem_sort *out);
-
-struct pm_mem_opts {
-	enum pm_mem_sort sort;		/* ties: more samples, then first seen */
-	size_t top;			/* rows shown; 0: all */
-};
-
-struct pm_mem_row {
-	char *dso, *symbol;
-	uint64_t data_src;		/* as decoded and re-encoded */
-	struct pm_mem_src src;
-	bool has_addr;
-	char *data_dso, *data_symbol;
-	uint64_t samples;
-	size_t seq;			/* order of first sample */
-};
-
-struct pm_mem_acc;
-
-struct pm_mem_acc *pm_mem_acc__new(const struct pm_mem_opts *opts);
-void pm_mem_acc__delete(struct pm_mem_acc *acc);
-/*
- * 0 when added; 1 when skipped (no data source), and counted; 2 when its
- * data source says nothing (pm_mem_src__is_na: what the kernel gives a
- * software event's sample), counted apart, not as a data source.
- */
-int pm_mem_acc__add(struct pm_mem_acc *acc, const struct pm_mem_sample *s);
-uint64_t pm_mem_acc__samples(const struct pm_mem_acc *acc);
-uint64_t pm_mem_acc__skipped(const struct pm_mem_acc *acc);
-uint64_t pm_mem_acc__na(const struct pm_mem_acc *acc);
 /* No field tells anything: each is 0 or its NA value (the kernel's
  * PERF_MEM_NA, 0x5080021, and 0 alike). */
 bool pm_mem_src__is_na(const struct pm_mem_src *m);
 
-/* Every row in the sort order, in an array the caller frees (NULL: none). */
-const struct pm_mem_row **pm_mem_acc__rows(const struct pm_mem_acc *acc,
-					   size_t *nr);
-
 /*
- * The table (sorted, top applied): samples, share%, op, tlb, dtlb
- * (perf's TLB text), level, snoop, lock, blk, dso, symbol and, when any
- * sample had an address, data_dso and data_symbol.
+ * The decoded fields by name, in one list that the memory view's columns
+ * and the JSON below both come from: "op", "tlb" (as above), "dtlb" (the
+ * TLB description), "level", "lvl_num" (name or null), "snoop", "lock",
+ * "blk", "hops" (name or null), "remote" (a flag). `detail` fields are
+ * JSON's only (the level text already tells them).
  */
-struct pm_table *pm_mem_acc__table(const struct pm_mem_acc *acc);
+struct pm_mem_field {
+	const char *name;
+	bool detail;
+	bool is_flag;		/* a yes/no: flag() */
+	/* The text (static, or appended to sb and returned), NULL: none. */
+	const char *(*text)(const struct pm_mem_src *m, struct pm_strbuf *sb);
+	bool (*flag)(const struct pm_mem_src *m);
+};
 
-/*
- * {"samples": N, "skipped": N, "na": N, "rows": [{"dso", "symbol", "op", "tlb",
- * "samples", "share" (percent of all samples), "data_src" (the u64),
- * then pm_mem_src__json_fields' "dtlb", "level", "lvl_num", "snoop",
- * "lock", "blk", "hops", "remote", and "data_dso", "data_symbol" for
- * samples with an address}]}
- */
-void pm_mem_acc__write_json(const struct pm_mem_acc *acc, struct pm_json *j);
+#define PM_MEM_NR_FIELDS 10
+extern const struct pm_mem_field pm_mem_fields[PM_MEM_NR_FIELDS];
 
-/* Text: "N samples with a data source, N without", a blank line, the
- * table. CSV, TSV, HTML: the table. JSON: the document above. */
-int pm_mem_acc__render(const struct pm_mem_acc *acc, FILE *out,
-		       enum pm_table_format format);
+/* The fields as key/value pairs in an object the caller opened. */
+void pm_mem_src__json_fields(const struct pm_mem_src *m, struct pm_json *j);
 
 #endif

@@ -91,6 +91,16 @@ struct pm_cpu_topology_cpu {
 	int32_t core_id, socket_id, die_id;
 };
 
+/* One PMU's capabilities (its sysfs caps/ files, name=value), as perf
+ * writes them: CPU_PMU_CAPS for the PMU named "cpu", PMU_CAPS for the
+ * others (an armv8_pmuv3_0's "slots", a hybrid cpu_core's "pmu_name"). */
+struct pm_pmu_caps {
+	char *pmu;
+	unsigned int feat;	/* PM_FEAT_CPU_PMU_CAPS or PM_FEAT_PMU_CAPS */
+	uint32_t nr;
+	char **names, **values;
+};
+
 struct pm_event_desc {
 	struct pm_attr attr;
 	char *name;
@@ -137,7 +147,14 @@ struct pm_features {
 	} topology;
 	struct pm_event_desc *event_desc;
 	uint32_t nr_event_desc;
+	struct pm_pmu_caps *pmu_caps;		/* CPU_PMU_CAPS's ("cpu") first */
+	uint32_t nr_pmu_caps;
 };
+
+/* A PMU capability ("slots"): of the PMU named pmu, or of the first PMU
+ * that has it when pmu is NULL; NULL when the recording does not say. */
+const char *pm_features__pmu_cap(const struct pm_features *f, const char *pmu,
+				 const char *cap);
 
 static inline bool pm_features__has(const struct pm_features *f,
 				    unsigned int feat)
@@ -238,9 +255,12 @@ struct pm_sample_id {
 
 struct pm_reader;
 
+/*
+ * A regular file is always mapped, a pipe or FIFO read as a stream. NULL
+ * options: the defaults (sz as in pmprof/util.h).
+ */
 struct pm_reader_opts {
 	size_t sz;		/* sizeof(struct pm_reader_opts) */
-	bool no_mmap;		/* read a regular file as a stream */
 	/*
 	 * Threads that decode a directory recording's files ahead of the
 	 * caller (each file is walked by one thread at a time; the records
@@ -264,7 +284,6 @@ void pm_reader__delete(struct pm_reader *r);
 const char *pm_reader__name(const struct pm_reader *r);
 bool pm_reader__is_pipe(const struct pm_reader *r);
 bool pm_reader__big_endian(const struct pm_reader *r);	/* the file's order */
-bool pm_reader__needs_swap(const struct pm_reader *r);
 const struct pm_file_header *pm_reader__header(const struct pm_reader *r);
 /* In pipe mode, these fill in as HEADER_* records go past. */
 const struct pm_features *pm_reader__features(const struct pm_reader *r);
@@ -336,6 +355,38 @@ int pm_reader__parse_sample(struct pm_reader *r, const struct pm_record *rec,
 int pm_reader__parse_sample_id(struct pm_reader *r,
 			       const struct pm_record *rec,
 			       struct pm_sample_id *sid, struct pm_error *err);
+
+/*
+ * The same parsers without a reader, for records from elsewhere (the
+ * recorder's ring buffers): the caller knows the event's attr and the
+ * bytes' order (swap: not the host's), and owns the scratch that arrays
+ * are copied into when the record's own bytes cannot be used in place.
+ * s->event and sid->event stay NULL. Pointers stay valid until the next
+ * parse with the same scratch, or while the record's bytes do.
+ */
+struct pm_sample_scratch {
+	struct pm_read_value *rv;
+	size_t rv_alloc;
+	uint64_t *callchain;
+	size_t callchain_alloc;
+	struct pm_branch_entry *branches;
+	size_t branches_alloc;
+	uint64_t *regs;		/* user then intr */
+	size_t regs_alloc;
+};
+
+void pm_sample_scratch__release(struct pm_sample_scratch *sc);
+int pm_sample__parse(const struct pm_attr *attr, bool swap,
+		     const struct pm_record *rec, struct pm_sample *s,
+		     struct pm_sample_scratch *sc, struct pm_error *err);
+/* A kernel record's sample_id_all trailer (attr has sample_id_all). */
+int pm_sample_id__parse(const struct pm_attr *attr, bool swap,
+			const struct pm_record *rec, struct pm_sample_id *sid,
+			struct pm_error *err);
+/* Where a sample_type puts the id: the u64 index in a SAMPLE's body,
+ * and counted from the end of a trailer; -1 when it has none. */
+int pm_sample_type__id_pos(uint64_t st);
+int pm_sample_type__is_pos(uint64_t st);
 
 /* Load helpers in the reader's byte order. */
 uint16_t pm_reader__u16(const struct pm_reader *r, const void *p);

@@ -3,8 +3,9 @@
  * Alpha ProfileMe: the PERF_SAMPLE_RAW payload of the Alpha cpu PMU
  * (EV67 and later) decoded into its register fields, classified by the
  * rules of the perf tool series (stale bits of killed instructions, trap
- * names from TRAP_TYPE and from the PALcode entry offset), and summed per
- * symbol or per instruction in the style of DCPI.
+ * names from TRAP_TYPE and from the PALcode entry offset). The sums per
+ * symbol or per instruction, in the style of DCPI, are the analysis of
+ * pmprof/profileme_acc.h.
  *
  * The payload is little endian on every host: version (u32) then PMPC,
  * I_STAT and PCTR_CTL (u64 each, packed right after the u32): 28 bytes in
@@ -17,11 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
-#include "pmprof/table.h"
-
-struct pm_json;
 struct pm_strbuf;
 
 #define PM_PROFILEME_MIN_SIZE	28
@@ -182,126 +179,5 @@ void pm_profileme__pc_key(const struct pm_profileme *pm, struct pm_strbuf *sb);
  *                      PCTR0 n PCTR1 n (<what PCTR1 counted>)
  */
 void pm_profileme__dump(const struct pm_profileme *pm, struct pm_strbuf *sb);
-
-/*
- * The DCPI-style accumulator: rows by symbol (DSO and symbol of the
- * sample's IP) or by instruction (PC), one set of rows per SL1 value, as
- * means of PCTR1 counting different things cannot be mixed.
- */
-enum pm_profileme_view {
-	PM_PROFILEME_BY_SYMBOL,
-	PM_PROFILEME_BY_PC,
-};
-
-enum pm_profileme_sort {
-	PM_PROFILEME_SORT_SAMPLES,	/* descending, as all the rates */
-	PM_PROFILEME_SORT_KILLED,	/* by killed / samples */
-	PM_PROFILEME_SORT_INVALID,
-	PM_PROFILEME_SORT_MISPREDICTED,
-	PM_PROFILEME_SORT_TAKEN,
-	PM_PROFILEME_SORT_STALLED,
-	PM_PROFILEME_SORT_PCTR1,	/* by the mean */
-	PM_PROFILEME_SORT_PC,		/* ascending; PAL entries after PCs */
-	PM_PROFILEME_SORT_SYMBOL,	/* ascending by DSO then symbol */
-};
-
-/* "samples", "killed", "invalid", "mispr" or "mispredicted", "taken",
- * "stall" or "stalled", "pctr1", "pc", "symbol"; -1 if unknown. */
-int pm_profileme_sort__parse(const char *s, enum pm_profileme_sort *out);
-
-struct pm_profileme_opts {
-	enum pm_profileme_view view;
-	enum pm_profileme_sort sort;	/* ties: more samples, then first seen */
-	size_t top;			/* rows per table; 0: all */
-};
-
-/* What the caller knows about one sample. */
-struct pm_profileme_sample {
-	const void *raw;		/* PERF_SAMPLE_RAW payload, or NULL */
-	size_t raw_size;
-	uint32_t attr_type;		/* the event's perf_event_attr.type */
-	const char *dso;		/* NULL: unknown */
-	const char *symbol;		/* NULL: unknown ("sym+0x1c" in the pc view) */
-	const char *srcline;		/* pc view: "file.c:12", or NULL */
-};
-
-struct pm_profileme_row {
-	char *dso;
-	char *symbol;
-	char *srcline;
-	bool pal;		/* pc view: a PAL address ... */
-	uint64_t pc;		/* ... at this entry offset; else the PC */
-	uint64_t samples;
-	uint64_t killed;
-	uint64_t invalid;
-	uint64_t mispredicted;
-	uint64_t taken;
-	uint64_t stalled;
-	uint64_t pctr1_sum;
-	uint64_t traps[PM_TRAP__NR];
-	size_t seq;		/* order of first sample, for stable ties */
-};
-
-/* Count one sample's class into a row (samples, killed, ..., traps). */
-void pm_profileme_row__add(struct pm_profileme_row *r,
-			   const struct pm_profileme_class *cls);
-/* Add the counts of row o (NULL: none) to r's (names and keys stay). */
-void pm_profileme_row__merge(struct pm_profileme_row *r,
-			     const struct pm_profileme_row *o);
-/* The row's traps as "dtb1=3 replay=1" (most first, ties in the enum's
- * order), appended to sb. */
-void pm_profileme_row__traps(const struct pm_profileme_row *r,
-			     struct pm_strbuf *sb);
-
-struct pm_profileme_acc;
-
-/* arch: the recording's HEADER_ARCH; opts NULL: by symbol, by samples. */
-struct pm_profileme_acc *pm_profileme_acc__new(const char *arch,
-					       const struct pm_profileme_opts *opts);
-void pm_profileme_acc__delete(struct pm_profileme_acc *acc);
-
-/* Add a sample: PM_PROFILEME_OK, or why it was skipped (and counted). */
-enum pm_profileme_status pm_profileme_acc__add(struct pm_profileme_acc *acc,
-					       const struct pm_profileme_sample *s);
-
-uint64_t pm_profileme_acc__samples(const struct pm_profileme_acc *acc);
-uint64_t pm_profileme_acc__skipped(const struct pm_profileme_acc *acc);
-uint64_t pm_profileme_acc__skipped_by(const struct pm_profileme_acc *acc,
-				      enum pm_profileme_status why);
-
-/* Rows of one SL1 value in the sort order (all of them: no --top), in an
- * array the caller frees; NULL and *nr 0 when none. */
-const struct pm_profileme_row **
-pm_profileme_acc__rows(const struct pm_profileme_acc *acc, unsigned sl1,
-		       size_t *nr);
-
-/*
- * The table of one SL1 value (sorted, --top applied), or NULL when no
- * sample had that SL1. Columns: samples, killed%, invalid%, mispr%,
- * taken%, stall%, pctr1 (the mean), then dso and symbol, or pc, dso,
- * symbol (and srcline when a row has one), then traps ("dtb1=3 replay=1",
- * most first). sl1 -1: one table of every SL1 value, with an sl1 column
- * first (for CSV and TSV).
- */
-struct pm_table *pm_profileme_acc__table(const struct pm_profileme_acc *acc,
-					 int sl1);
-
-/*
- * The JSON document: {"samples", "skipped", "view", "tables": [{"sl1",
- * "pctr1", "rows": [{"dso", "symbol", "pc" (pc view), "srcline" (pc
- * view), "samples", "killed", "invalid", "mispredicted", "taken",
- * "stalled", "pctr1_sum", "pctr1_mean", "traps": {name: n}}]}]}, counts
- * not percentages; traps lists the kinds seen, in the enum's order.
- */
-void pm_profileme_acc__write_json(const struct pm_profileme_acc *acc,
-				  struct pm_json *j);
-
-/*
- * Everything in one format. Text: "N ProfileMe samples, N without
- * ProfileMe data", then per SL1 a blank line, "pctr1 counts <what>:" and
- * its table. CSV, TSV, HTML: the combined table. JSON: the document above.
- */
-int pm_profileme_acc__render(const struct pm_profileme_acc *acc, FILE *out,
-			     enum pm_table_format format);
 
 #endif

@@ -12,7 +12,7 @@
  *
  *	if (pm_session__open(&s, "perf.data", &opts, &err))
  *		...
- *	pm_session__for_each_sample(s, cb, arg, &err);
+ *	pm_session__run(s, sample_cb, record_cb, arg, &err);
  *	// or, record by record:
  *	while ((ret = pm_reader__next(pm_session__reader(s), &rec, &err)) > 0)
  *		if (pm_session__process(s, &rec, &err) == 1)
@@ -114,9 +114,6 @@ int pm_session__new(struct pm_session **out, struct pm_reader *r,
 void pm_session__delete(struct pm_session *s);
 
 struct pm_reader *pm_session__reader(struct pm_session *s);
-struct pm_dsos *pm_session__dsos(struct pm_session *s);
-/* Whether kernel symbols may come from this host (after the first MMAP). */
-bool pm_session__host(const struct pm_session *s);
 /*
  * Which kernel symbols named the kernel's addresses, and why ("the
  * running kernel's: its build id ... is the recording's", "none, kernel
@@ -166,15 +163,9 @@ const struct pm_thread *pm_session__thread(struct pm_session *s, int32_t tid);
 size_t pm_session__nr_threads(const struct pm_session *s);
 const struct pm_thread *pm_session__thread_at(const struct pm_session *s,
 					      size_t i);
-/* The map holding addr in a thread's process (user) or the kernel. */
-const struct pm_map *pm_session__find_map(struct pm_session *s,
-					  const struct pm_thread *t,
-					  bool kernel, uint64_t addr);
 /* A thread's (or the kernel's, t NULL) maps in address order. */
 size_t pm_session__maps(struct pm_session *s, const struct pm_thread *t,
 			const struct pm_map *const **out);
-/* The interned copy of a string: equal strings give equal pointers. */
-const char *pm_session__intern(struct pm_session *s, const char *str);
 
 /*
  * Drive the reader to the end, in time order as perf report does (records
@@ -192,8 +183,6 @@ typedef int (*pm_session_record_fn)(struct pm_session *s,
 int pm_session__run(struct pm_session *s, pm_session_sample_fn sample,
 		    pm_session_record_fn other, void *arg,
 		    struct pm_error *err);
-int pm_session__for_each_sample(struct pm_session *s, pm_session_sample_fn cb,
-				void *arg, struct pm_error *err);
 
 /* perf's "Shared Object" of a location: the DSO's short name, else
  * "[unknown]". */

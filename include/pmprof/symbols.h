@@ -190,6 +190,39 @@ int pm_jitmap__load(const char *path, struct pm_symtab *tab,
 int pm_jitmap__parse(const char *buf, size_t len, const char *what,
 		     struct pm_symtab *tab, struct pm_error *err);
 
+/* The GNU build id of an ELF file: 0 and *size (at most 20), or -1. */
+int pm_build_id__read(const char *path, uint8_t id[20], uint8_t *size);
+
+/*
+ * A minimal ELF64 (lib/symbols/elf-write.c): .text (in one PT_LOAD),
+ * .symtab, .strtab, .shstrtab and, with a build id, .note.gnu.build-id
+ * (and a PT_NOTE). Locals come first among the symbols, as ELF wants.
+ */
+struct pm_elf_sym {
+	const char *name;
+	uint64_t addr, size;
+	bool object;			/* STT_OBJECT instead of STT_FUNC */
+	bool local;			/* STB_LOCAL instead of STB_GLOBAL */
+};
+
+struct pm_elf_image {
+	uint16_t machine;
+	bool big_endian;
+	uint16_t type;			/* 0: ET_EXEC (2); ET_DYN is 3 */
+	uint64_t text_addr;		/* .text's address (and entry) */
+	const uint8_t *text;		/* NULL: zeros */
+	size_t text_size;
+	const struct pm_elf_sym *syms;
+	size_t nr_syms;
+	const uint8_t *build_id;	/* NULL: no note */
+	size_t build_id_size;
+};
+
+/* The file's bytes (free() them), or written to fd (errors name `name`). */
+void *pm_elf__image(const struct pm_elf_image *e, size_t *len);
+int pm_elf__write(int fd, const char *name, const struct pm_elf_image *e,
+		  struct pm_error *err);
+
 /* Build id bytes as lowercase hex into buf (2*len+1 bytes). */
 char *pm_build_id__hex(const uint8_t *id, size_t len, char *buf);
 

@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Tables and their renderers. An analysis fills a table (typed columns and
- * rows of typed cells); a renderer prints it as aligned text, CSV, TSV,
- * JSON or HTML. Every report command gets every format from here, so a
- * column is described once and reads the same in each format.
+ * Tables: typed columns and rows of typed cells, the data of a report
+ * (pmprof/report.h). An analysis fills tables; the renderers print them as
+ * aligned text, CSV, TSV, JSON or HTML, so a column is described once and
+ * reads the same in each format.
+ *
+ * A row may have a tree under it (pm_table__children): nodes with the same
+ * columns, each of which may have children in turn (a call graph under a
+ * hotspot row). Text prints the nodes under their row with the tree drawn
+ * in the tree column, JSON nests them ("children"), CSV and TSV print them
+ * as rows after their parent with a depth column first.
  */
 #ifndef PMPROF_TABLE_H
 #define PMPROF_TABLE_H
@@ -14,23 +20,8 @@
 #include <stdio.h>
 
 struct pm_json;
-
-/*
- * Output formats. The first four have the numbers of the CLI's enum
- * pm_output_format (src/cli.h: TABLE, CSV, TSV, JSON), so a value of one
- * converts to the other with a cast.
- */
-enum pm_table_format {
-	PM_TABLE_TEXT = 0,
-	PM_TABLE_CSV  = 1,
-	PM_TABLE_TSV  = 2,
-	PM_TABLE_JSON = 3,
-	PM_TABLE_HTML = 4,
-};
-
-/* "table" (or "text"), "csv", "tsv", "json", "html"; -1 if unknown. */
-int pm_table_format__parse(const char *s, enum pm_table_format *out);
-const char *pm_table_format__name(enum pm_table_format f);
+struct pm_summary;
+struct pm_renderer;
 
 enum pm_table_type {
 	PM_COL_STRING,
@@ -39,6 +30,8 @@ enum pm_table_type {
 	PM_COL_DOUBLE,
 	PM_COL_PERCENT,	/* a double, 0..100; text shows a '%' sign */
 	PM_COL_HEX,	/* an address: "0x" and zero-padded hex digits */
+	PM_COL_BOOL,	/* text "yes"/"no", JSON true/false */
+	PM_COL_RANGE,	/* two doubles (lo, hi): text "lo..hi", JSON [lo, hi] */
 };
 
 enum pm_table_align {
@@ -50,13 +43,42 @@ enum pm_table_align {
 /* digits: 0 = default (2 after the point, 16 hex digits); this for none. */
 #define PM_TABLE_DIGITS_NONE (-1)
 
+/*
+ * Where a column shows (struct pm_table_column.show). Most columns show in
+ * every format (0); a column limited to the tabular formats or to JSON
+ * lets an analysis keep perf's decorated text ("[.] main") beside a plain
+ * JSON value, or give JSON counts where the table shows percentages.
+ */
+enum {
+	PM_SHOW_TABLE = 1 << 0,		/* text, CSV, TSV, HTML */
+	PM_SHOW_JSON  = 1 << 1,		/* JSON */
+};
+
+/* Column flags (struct pm_table_column.flags). */
+enum {
+	PM_COLF_KEY      = 1 << 0,	/* part of the row's identity: rows of
+					   two reports are the same row when
+					   their key columns are equal */
+	PM_COLF_OPTIONAL = 1 << 1,	/* JSON leaves the member out where the
+					   cell was never set */
+	PM_COLF_TREE     = 1 << 2,	/* text draws trees in this column
+					   (default: the last shown one) */
+};
+
 struct pm_table_column {
 	const char *name;	/* header in text, CSV, TSV, HTML */
-	const char *key;	/* JSON key; NULL: the name */
+	const char *key;	/* JSON member; NULL: the name */
 	enum pm_table_type type;
 	const char *unit;	/* NULL or "": none; text/HTML header "name (unit)" */
 	enum pm_table_align align;
 	int digits;		/* double/percent: after the point; hex: width */
+	unsigned int show;	/* PM_SHOW_* bits; 0: every format */
+	unsigned int flags;	/* PM_COLF_* */
+	const char *null_text;	/* text, CSV, TSV, HTML: a null cell;
+				   NULL: "-" in text, empty elsewhere */
+	const char *group;	/* JSON: the member sits in this object of
+				   the row ({"counts": {...}}), ... */
+	const char *subgroup;	/* ... and in this object within it */
 };
 
 struct pm_table;
@@ -66,7 +88,7 @@ void pm_table__delete(struct pm_table *t);	/* NULL is fine */
 
 /* Columns come before rows. Returns the column's index or a negative code. */
 int pm_table__add_column(struct pm_table *t, const struct pm_table_column *c);
-/* Shorthand with the defaults for unit, alignment and digits. */
+/* Shorthand with the defaults for everything but name, key and type. */
 int pm_table__add_col(struct pm_table *t, const char *name, const char *key,
 		      enum pm_table_type type);
 
@@ -75,14 +97,39 @@ void pm_table__set_title(struct pm_table *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void pm_table__add_comment(struct pm_table *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A plain line printed above the table in text ("pctr1 counts cycles:"). */
+void pm_table__set_caption(struct pm_table *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The JSON member its rows go under in a report; default "rows". */
+void pm_table__set_name(struct pm_table *t, const char *name);
+const char *pm_table__name(const struct pm_table *t);
+/* Key/values about this table (JSON: beside its rows), see report.h. */
+struct pm_summary *pm_table__summary(struct pm_table *t);
 
-/* A new row of null cells; returns its index. */
+enum {
+	PM_TABLE_PERF_HEADER = 1 << 0,	/* text: "# " header and a dots line
+					   under it, rows indented, as perf */
+	PM_TABLE_OMIT_EMPTY  = 1 << 1,	/* text, JSON, HTML leave the table
+					   out when it has no rows (CSV and
+					   TSV keep its columns) */
+	PM_TABLE_JSON_ONLY   = 1 << 2,	/* facts about the report, not rows
+					   to rank: only JSON shows it, and
+					   pm_report__truncate (--top)
+					   keeps it whole */
+};
+void pm_table__set_flags(struct pm_table *t, unsigned int flags);
+unsigned int pm_table__flags(const struct pm_table *t);
+
+/* A new row of absent cells; returns its index. */
 size_t pm_table__add_row(struct pm_table *t);
 
 /*
  * Setters return 0, or -EINVAL for a bad row/column or a value the
  * column's type cannot hold (a string in a number column, a number in a
- * string column). Numbers convert between the number types.
+ * string column). Numbers convert between the number types. A string
+ * setter given NULL, and pm_table__set_null(), make the cell null (JSON
+ * null, the column's null_text in text); a cell never set is absent (the
+ * same, except that JSON leaves out an absent optional member).
  */
 int pm_table__set_str(struct pm_table *t, size_t row, size_t col, const char *s);
 int pm_table__set_strf(struct pm_table *t, size_t row, size_t col,
@@ -90,15 +137,19 @@ int pm_table__set_strf(struct pm_table *t, size_t row, size_t col,
 int pm_table__set_u64(struct pm_table *t, size_t row, size_t col, uint64_t v);
 int pm_table__set_i64(struct pm_table *t, size_t row, size_t col, int64_t v);
 int pm_table__set_double(struct pm_table *t, size_t row, size_t col, double v);
+int pm_table__set_bool(struct pm_table *t, size_t row, size_t col, bool v);
+int pm_table__set_range(struct pm_table *t, size_t row, size_t col, double lo,
+			double hi);
 int pm_table__set_null(struct pm_table *t, size_t row, size_t col);
 
 size_t pm_table__nr_rows(const struct pm_table *t);
 size_t pm_table__nr_columns(const struct pm_table *t);
 const struct pm_table_column *pm_table__column(const struct pm_table *t,
 					       size_t col);
-/* The column whose key or name is `s`, or -1. */
+/* The first column whose key, else whose name, is `s`, or -1. */
 int pm_table__find_column(const struct pm_table *t, const char *s);
 
+/* True for a null or absent cell. */
 bool pm_table__is_null(const struct pm_table *t, size_t row, size_t col);
 /* Getters of a cell in its column's type (0 / NULL when null or wrong). */
 const char *pm_table__get_str(const struct pm_table *t, size_t row, size_t col);
@@ -107,9 +158,20 @@ int64_t pm_table__get_i64(const struct pm_table *t, size_t row, size_t col);
 double pm_table__get_double(const struct pm_table *t, size_t row, size_t col);
 
 /*
+ * The tree under a row: a table of its child nodes, with the table's
+ * columns (add rows and set cells on it as on any table; each of its rows
+ * can have children too). Made on the first call; owned by the table.
+ */
+struct pm_table *pm_table__children(struct pm_table *t, size_t row);
+/* The children of a row, or NULL when it has none. */
+const struct pm_table *pm_table__children_of(const struct pm_table *t,
+					     size_t row);
+
+/*
  * Stable sorts. By a column: numbers by value, strings by bytes (UTF-8
  * sorts by code point), null cells last in either direction. By a
- * comparator: a and b are row indices as they were before the sort.
+ * comparator: a and b are row indices as they were before the sort. A
+ * row's tree moves with it.
  */
 int pm_table__sort(struct pm_table *t, size_t col, bool descending);
 typedef int (*pm_table_cmp_fn)(const struct pm_table *t, size_t a, size_t b,
@@ -119,28 +181,22 @@ void pm_table__sort_by(struct pm_table *t, pm_table_cmp_fn cmp, void *arg);
 /* Keep the first n rows (--top N); n >= rows changes nothing. */
 void pm_table__truncate(struct pm_table *t, size_t n);
 
-struct pm_table_render_opts {
-	bool no_header;		/* text, CSV, TSV: no header line */
-	bool hash_header;	/* text: "# " header and a dots line, as perf */
-	bool no_comments;	/* text: no title or comment lines */
-};
+struct pm_render_opts;
 
 /*
- * Print the table; opts may be NULL. Text: aligned columns (numbers right,
- * strings left, the last column unpadded), null as "-". CSV: RFC 4180
- * quoting, LF line ends, null empty. TSV: tab, newline, CR and backslash
- * escaped as \t \n \r \\, null empty. JSON: an array of objects keyed by
- * the column keys, numbers as numbers, null as null. HTML: a standalone
- * page with one table. Returns 0, or -EIO if the stream failed.
+ * Print the table alone (a report with only this table; see report.h for
+ * the formats): opts may be NULL. JSON prints the bare array of rows.
+ * Returns 0, -EINVAL without a renderer, or -EIO if the stream failed.
  */
 int pm_table__render(const struct pm_table *t, FILE *out,
-		     enum pm_table_format format,
-		     const struct pm_table_render_opts *opts);
+		     const struct pm_renderer *r,
+		     const struct pm_render_opts *opts);
 
 /*
- * For commands whose JSON is a bigger document: write the rows array as
- * the next value of j (after a pm_json__key, say), or one row's key/value
- * pairs into an object the caller has opened (and may add to).
+ * For documents built around tables: write the rows array (shown JSON
+ * columns, trees as "children") as the next value of j (after a
+ * pm_json__key, say), or one row's members into an object the caller has
+ * opened (and may add to).
  */
 void pm_table__json_rows(const struct pm_table *t, struct pm_json *j);
 void pm_table__json_row_fields(const struct pm_table *t, size_t row,

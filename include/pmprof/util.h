@@ -1,5 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Allocation that never returns NULL, and small helpers used everywhere. */
+/*
+ * Allocation that never returns NULL, and small helpers used everywhere.
+ *
+ * Out of memory is not an error code: the allocators call the out-of-
+ * memory handler, which must not return. The library's default handler
+ * aborts without printing; an application sets its own (the CLI prints
+ * "pmprof: out of memory" and exits 2). See DESIGN.md.
+ */
 #ifndef PMPROF_UTIL_H
 #define PMPROF_UTIL_H
 
@@ -10,7 +17,11 @@
 #define PM_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define PM_MAX(a, b) ((a) > (b) ? (a) : (b))
 
-/* Abort with a message on out-of-memory: callers need no NULL checks. */
+typedef void (*pm_oom_fn)(size_t bytes);
+/* Set the handler (NULL: the default); returns the previous one. */
+pm_oom_fn pm_set_oom_handler(pm_oom_fn fn);
+
+/* Never NULL: on out-of-memory the handler runs (callers need no checks). */
 void *pm_malloc(size_t n);
 void *pm_zalloc(size_t n);
 void *pm_calloc(size_t nmemb, size_t size);
@@ -29,5 +40,25 @@ int pm_read_file(const char *path, char **buf, size_t *len,
 void pm_grow(void **arr, size_t *alloc, size_t need, size_t sz);
 #define PM_GROW(arr, alloc, need) \
 	pm_grow((void **)&(arr), &(alloc), (need), sizeof(*(arr)))
+
+/*
+ * Options structs start with `size_t sz`: their size as the caller was
+ * compiled (0: this size). Copy the caller's options over the defaults:
+ * what an older, smaller struct lacks keeps its default, what a newer
+ * one adds is ignored; NULL gives the defaults. dst->sz becomes its size.
+ */
+void pm_opts__copy(void *dst, size_t size, const void *src,
+		   const void *defaults);
+#define PM_OPTS_COPY(dst, src, defaults) \
+	pm_opts__copy((dst), sizeof(*(dst)), (src), &(defaults))
+
+/* Three-way comparisons for sort functions: -1, 0 or 1. */
+static inline int pm_cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* Strings by bytes, NULL (unknown) after every string. */
+int pm_cmp_str_nulls_last(const char *a, const char *b);
 
 #endif

@@ -101,7 +101,6 @@ uint64_t pm_writer__offset(const struct pm_writer *w);
  */
 int pm_writer__add_event(struct pm_writer *w, const struct pm_event *ev,
 			 struct pm_error *err);
-size_t pm_writer__nr_events(const struct pm_writer *w);
 /* Rename an event (names learnt late, from pipe EVENT_UPDATE records).
  * File mode: until close; pipe mode: until the first record. */
 int pm_writer__set_event_name(struct pm_writer *w, size_t idx,
@@ -132,6 +131,10 @@ int pm_writer__set_clockid(struct pm_writer *w, uint64_t res_ns,
 int pm_writer__add_build_id(struct pm_writer *w,
 			    const struct pm_build_id_entry *b,
 			    struct pm_error *err);
+/* PMU capabilities: the PMU named "cpu" into CPU_PMU_CAPS, the others
+ * into PMU_CAPS, in order (replacing what an earlier call set). */
+int pm_writer__set_pmu_caps(struct pm_writer *w, const struct pm_pmu_caps *caps,
+			    size_t nr, struct pm_error *err);
 /* Any feature as its payload bytes, already in the output byte order.
  * Replaces what the typed setters would write for that feature. */
 int pm_writer__set_raw_feature(struct pm_writer *w, unsigned int feat,

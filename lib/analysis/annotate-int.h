@@ -4,7 +4,7 @@
 #define PMPROF_ANNOTATE_INT_H
 
 #include "pmprof/annotate.h"
-#include "pmprof/profileme.h"
+#include "pmprof/profileme_acc.h"
 #include "pmprof/strbuf.h"
 
 /* One sampled address of a function (a DSO address). */

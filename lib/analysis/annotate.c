@@ -14,6 +14,7 @@
 
 #include "annotate-int.h"
 #include "pmprof/records.h"
+#include "pmprof/table.h"
 #include "pmprof/util.h"
 
 static const struct pm_annotate_opts default_opts;

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The hotspot accumulator. One histogram per output section; an entry per
- * distinct sort key, found through a hash of the key. Keys are made of the
- * session's identities (DSO and symbol pointers, interned comm strings),
- * so building and comparing one costs a few word compares, never a string
- * compare; names are only looked at when the table is built.
+ * The hotspot accumulator. One histogram per report table; an entry per
+ * distinct sort key, found through the hash index. Keys come from the
+ * sort-key descriptors (hotspot-keys.c); the tables are built at finish.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,126 +10,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hotspot-int.h"
 #include "pmprof/error.h"
-#include "pmprof/hotspot.h"
+#include "pmprof/hash.h"
+#include "pmprof/records.h"
+#include "pmprof/report.h"
 #include "pmprof/strbuf.h"
-#include "pmprof/table.h"
 #include "pmprof/util.h"
-
-#define KEY_WORDS (2 * PM_HOT_MAX_KEYS)
-
-struct hot_stat {
-	uint64_t samples;	/* samples landing here (self) */
-	uint64_t period;	/* their period (self) */
-	uint64_t acc;		/* period of samples with this in their chain */
-};
-
-struct hot_entry {
-	uint64_t key[KEY_WORDS];
-	uint64_t hash;
-	uint64_t seq;		/* last delivery that added to acc */
-	/* what the row shows */
-	struct pm_dso *dso;
-	const struct pm_symbol *sym;
-	uint64_t addr;
-	char level;
-	const char *comm;
-	int32_t pid, tid;
-	int64_t cpu;		/* -1 when not sampled, as perf shows it */
-	uint64_t pc;
-	struct hot_stat st[];	/* one per group member */
-};
 
 struct hot_hist {
 	int idx;			/* event (leader) index */
 	size_t nr_slots;
 	struct hot_entry **entries;
 	size_t nr, alloc;
-	struct hot_entry **hash;
-	size_t nbuckets;
+	struct pm_hash index;
 	uint64_t *samples, *period;	/* per slot */
 };
 
-struct id_state {
+/* The last value of a sample-read counter, by id. */
+struct id_last {
 	uint64_t id, last;
-	bool used;
 };
 
 struct pm_hotspot {
 	struct pm_hotspot_opts opts;
 	struct hot_hist **hists;	/* by event index */
 	size_t nr_hists;
-	struct id_state *ids;
-	size_t nids, nid_slots;
+	struct id_last *ids;
+	size_t nr_ids, alloc_ids;
+	struct pm_hash id_index;
 	uint64_t seq;
-	uint64_t unknown;
-	struct pm_hotspot_report *reports;
-	size_t nr_reports;
-	struct pm_table **tables;
-	char **names;
+	uint64_t unknown;		/* samples of no known event or id */
+	uint64_t lost;
+	bool started;			/* over a session: the events known */
+	bool children_ignored;		/* --children without call chains */
 };
 
-static const struct {
-	const char *name;
-	enum pm_hot_key key;
-} key_names[] = {
-	{ "dso", PM_HOT_DSO }, { "sym", PM_HOT_SYM }, { "symbol", PM_HOT_SYM },
-	{ "comm", PM_HOT_COMM }, { "pid", PM_HOT_PID }, { "tid", PM_HOT_TID },
-	{ "cpu", PM_HOT_CPU }, { "pc", PM_HOT_PC },
-};
-
-const char *pm_hot_key__name(enum pm_hot_key k)
-{
-	for (size_t i = 0; i < PM_ARRAY_SIZE(key_names); i++)
-		if (key_names[i].key == k)
-			return key_names[i].name;
-	return "?";
-}
-
-int pm_hot_keys__parse(const char *spec, enum pm_hot_key *keys, size_t *nr,
-		       struct pm_error *err)
-{
-	const char *p = spec;
-
-	*nr = 0;
-	while (*p) {
-		size_t n = strcspn(p, ",");
-		size_t i;
-
-		for (i = 0; i < PM_ARRAY_SIZE(key_names); i++)
-			if (strlen(key_names[i].name) == n &&
-			    !strncmp(p, key_names[i].name, n))
-				break;
-		if (i == PM_ARRAY_SIZE(key_names))
-			return pm_error__fmt(err, -PM_EUSAGE,
-				"unknown sort key '%.*s' (dso, sym, comm, pid, tid, cpu, pc)",
-				(int)n, p);
-		for (size_t j = 0; j < *nr; j++)
-			if (keys[j] == key_names[i].key)
-				return pm_error__fmt(err, -PM_EUSAGE,
-					"sort key '%.*s' given twice", (int)n, p);
-		if (*nr == PM_HOT_MAX_KEYS)
-			return pm_error__fmt(err, -PM_EUSAGE, "too many sort keys");
-		keys[(*nr)++] = key_names[i].key;
-		p += n;
-		if (*p == ',')
-			p++;
-	}
-	if (!*nr)
-		return pm_error__fmt(err, -PM_EUSAGE, "no sort key given");
-	return 0;
-}
+static const struct pm_hotspot_opts default_opts;
 
 struct pm_hotspot *pm_hotspot__new(const struct pm_hotspot_opts *opts)
 {
 	struct pm_hotspot *h = pm_zalloc(sizeof(*h));
 
-	if (opts) {
-		size_t sz = opts->sz ? PM_MIN(opts->sz, sizeof(h->opts))
-				     : sizeof(h->opts);
-
-		memcpy(&h->opts, opts, sz);
-	}
+	PM_OPTS_COPY(&h->opts, opts, default_opts);
 	if (!h->opts.nr_keys) {
 		h->opts.keys[0] = PM_HOT_DSO;
 		h->opts.keys[1] = PM_HOT_SYM;
@@ -147,7 +68,7 @@ static void hist_free(struct hot_hist *hi)
 	for (size_t i = 0; i < hi->nr; i++)
 		free(hi->entries[i]);
 	free(hi->entries);
-	free(hi->hash);
+	pm_hash__release(&hi->index);
 	free(hi->samples);
 	free(hi->period);
 	free(hi);
@@ -161,49 +82,29 @@ void pm_hotspot__delete(struct pm_hotspot *h)
 		hist_free(h->hists[i]);
 	free(h->hists);
 	free(h->ids);
-	for (size_t i = 0; i < h->nr_reports; i++) {
-		pm_table__delete(h->tables[i]);
-		free(h->names[i]);
-	}
-	free(h->tables);
-	free(h->names);
-	free(h->reports);
+	pm_hash__release(&h->id_index);
 	free(h);
 }
 
 /* ---- counters of sample-read groups: last value per id ---- */
 
+static uint64_t id_hash(const void *arg, size_t i)
+{
+	return pm_hash64(((const struct id_last *)arg)[i].id);
+}
+
 static uint64_t *id_last(struct pm_hotspot *h, uint64_t id)
 {
-	size_t i;
+	size_t s = PM_HASH_FIND(&h->id_index, pm_hash64(id), i, h->ids[i].id == id);
 
-	if ((h->nids + 1) * 2 > h->nid_slots) {
-		size_t n = h->nid_slots ? h->nid_slots * 2 : 64;
-		struct id_state *v = pm_calloc(n, sizeof(*v));
-
-		for (i = 0; i < h->nid_slots; i++) {
-			size_t j;
-
-			if (!h->ids[i].used)
-				continue;
-			j = (size_t)(h->ids[i].id * 0x9e3779b97f4a7c15ULL >> 20) & (n - 1);
-			while (v[j].used)
-				j = (j + 1) & (n - 1);
-			v[j] = h->ids[i];
-		}
-		free(h->ids);
-		h->ids = v;
-		h->nid_slots = n;
-	}
-	i = (size_t)(id * 0x9e3779b97f4a7c15ULL >> 20) & (h->nid_slots - 1);
-	while (h->ids[i].used && h->ids[i].id != id)
-		i = (i + 1) & (h->nid_slots - 1);
-	if (!h->ids[i].used) {
-		h->ids[i].used = true;
-		h->ids[i].id = id;
-		h->nids++;
-	}
-	return &h->ids[i].last;
+	if (!pm_hash__empty(&h->id_index, s))
+		return &h->ids[pm_hash__at(&h->id_index, s)].last;
+	pm_hash__reserve(&h->id_index, h->nr_ids, id_hash, h->ids);
+	s = PM_HASH_FIND(&h->id_index, pm_hash64(id), i, false);
+	PM_GROW(h->ids, h->alloc_ids, h->nr_ids + 1);
+	h->ids[h->nr_ids] = (struct id_last){ .id = id };
+	pm_hash__set(&h->id_index, s, h->nr_ids);
+	return &h->ids[h->nr_ids++].last;
 }
 
 /* ---- histograms ---- */
@@ -227,8 +128,6 @@ static struct hot_hist *hist_get(struct pm_hotspot *h, int idx, size_t nr_slots)
 		hi->nr_slots = nr_slots;
 		hi->samples = pm_calloc(nr_slots, sizeof(uint64_t));
 		hi->period = pm_calloc(nr_slots, sizeof(uint64_t));
-		hi->nbuckets = 1024;
-		hi->hash = pm_calloc(hi->nbuckets, sizeof(*hi->hash));
 	}
 	return hi;
 }
@@ -245,46 +144,17 @@ static uint64_t hash_key(const uint64_t *key, size_t words)
 	return x;
 }
 
-static int64_t sample_cpu(const struct pm_sample *smp)
+static uint64_t entry_hash(const void *arg, size_t i)
 {
-	return smp->sample_type & PM_SAMPLE_CPU ? (int64_t)smp->cpu : -1;
+	return ((struct hot_entry *const *)arg)[i]->hash;
 }
 
 static void make_key(const struct pm_hotspot *h, const struct pm_sample_ctx *ctx,
 		     const struct pm_addr_loc *loc, uint64_t *key)
 {
-	size_t w = 0;
-
-	memset(key, 0, KEY_WORDS * sizeof(*key));
-	for (size_t i = 0; i < h->opts.nr_keys; i++, w += 2) {
-		switch (h->opts.keys[i]) {
-		case PM_HOT_DSO:
-			key[w] = (uintptr_t)loc->dso;
-			break;
-		case PM_HOT_SYM:
-			/* an unknown symbol is its address, as in perf */
-			key[w] = (uintptr_t)loc->sym;
-			key[w + 1] = loc->sym ? 0 : loc->rel;
-			break;
-		case PM_HOT_COMM:
-			key[w] = (uintptr_t)ctx->thread->comm;
-			break;
-		case PM_HOT_PID:
-			key[w] = (uint32_t)ctx->thread->pid;
-			break;
-		case PM_HOT_TID:
-			key[w] = (uint32_t)ctx->thread->tid;
-			break;
-		case PM_HOT_CPU:
-			key[w] = (uint64_t)sample_cpu(ctx->sample);
-			break;
-		case PM_HOT_PC:
-			key[w] = loc->ip;
-			break;
-		default:
-			break;
-		}
-	}
+	memset(key, 0, HOT_KEY_WORDS * sizeof(*key));
+	for (size_t i = 0; i < h->opts.nr_keys; i++)
+		hot_key__get(h->opts.keys[i])->words(ctx, loc, key + 2 * i);
 }
 
 static struct hot_entry *findnew(struct hot_hist *hi, size_t words,
@@ -293,12 +163,13 @@ static struct hot_entry *findnew(struct hot_hist *hi, size_t words,
 				 const struct pm_addr_loc *loc)
 {
 	uint64_t hv = hash_key(key, words);
-	size_t mask = hi->nbuckets - 1, i = (size_t)hv & mask;
+	size_t s = PM_HASH_FIND(&hi->index, hv, i,
+				hi->entries[i]->hash == hv &&
+				!memcmp(hi->entries[i]->key, key, words * sizeof(*key)));
 	struct hot_entry *e;
 
-	for (; (e = hi->hash[i]); i = (i + 1) & mask)
-		if (e->hash == hv && !memcmp(e->key, key, words * sizeof(*key)))
-			return e;
+	if (!pm_hash__empty(&hi->index, s))
+		return hi->entries[pm_hash__at(&hi->index, s)];
 	e = pm_zalloc(sizeof(*e) + hi->nr_slots * sizeof(e->st[0]));
 	memcpy(e->key, key, sizeof(e->key));
 	e->hash = hv;
@@ -310,24 +181,13 @@ static struct hot_entry *findnew(struct hot_hist *hi, size_t words,
 	e->comm = ctx->thread->comm;
 	e->pid = ctx->thread->pid;
 	e->tid = ctx->thread->tid;
-	e->cpu = sample_cpu(ctx->sample);
+	e->cpu = ctx->sample->sample_type & PM_SAMPLE_CPU ?
+		 (int64_t)ctx->sample->cpu : -1;
+	pm_hash__reserve(&hi->index, hi->nr, entry_hash, hi->entries);
+	s = PM_HASH_FIND(&hi->index, hv, i, false);
 	PM_GROW(hi->entries, hi->alloc, hi->nr + 1);
-	hi->entries[hi->nr++] = e;
-	hi->hash[i] = e;
-	if (hi->nr * 2 > hi->nbuckets) {
-		size_t n = hi->nbuckets * 2;
-
-		free(hi->hash);
-		hi->hash = pm_calloc(n, sizeof(*hi->hash));
-		hi->nbuckets = n;
-		for (size_t k = 0; k < hi->nr; k++) {
-			size_t j = (size_t)hi->entries[k]->hash & (n - 1);
-
-			while (hi->hash[j])
-				j = (j + 1) & (n - 1);
-			hi->hash[j] = hi->entries[k];
-		}
-	}
+	hi->entries[hi->nr] = e;
+	pm_hash__set(&hi->index, s, hi->nr++);
 	return e;
 }
 
@@ -338,7 +198,7 @@ static void deliver(struct pm_hotspot *h, struct pm_session *s,
 	const struct pm_event *leader = ev;
 	struct hot_hist *hi;
 	struct hot_entry *e;
-	uint64_t key[KEY_WORDS];
+	uint64_t key[HOT_KEY_WORDS];
 	size_t words = 2 * h->opts.nr_keys, slot = 0;
 
 	if (h->opts.group && ev->leader_idx != ev->idx) {
@@ -420,97 +280,51 @@ void pm_hotspot__add(struct pm_hotspot *h, struct pm_session *s,
 	}
 }
 
-/* ---- tables ---- */
-
-static const char *sym_name(const struct hot_entry *e)
+int pm_hotspot__record(struct pm_hotspot *h, struct pm_reader *r,
+		       const struct pm_record *rec, struct pm_error *err)
 {
-	return e->sym ? e->sym->name : NULL;
-}
+	(void)err;
+	if (rec->type == PM_RECORD_LOST) {
+		struct pm_rec_lost l;
 
-static int cmp_str(const char *a, const char *b)
-{
-	if (!a || !b)
-		return (a != NULL) - (b != NULL);
-	return strcmp(a, b);
-}
+		if (!pm_rec__lost(r, rec, &l, NULL))
+			h->lost += l.lost;
+	} else if (rec->type == PM_RECORD_LOST_SAMPLES) {
+		struct pm_rec_lost_samples l;
 
-static int cmp_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? -1 : a > b;
-}
-
-static const struct pm_hotspot *g_sort_h;	/* qsort has no argument */
-
-static int cmp_entries(const void *pa, const void *pb)
-{
-	const struct hot_entry *a = *(struct hot_entry *const *)pa;
-	const struct hot_entry *b = *(struct hot_entry *const *)pb;
-	const struct pm_hotspot *h = g_sort_h;
-	int c;
-
-	c = h->opts.children ? cmp_u64(b->st[0].acc, a->st[0].acc)
-			     : cmp_u64(b->st[0].period, a->st[0].period);
-	if (c)
-		return c;
-	if ((c = cmp_u64(b->st[0].samples, a->st[0].samples)))
-		return c;
-	for (size_t i = 0; i < h->opts.nr_keys; i++) {
-		switch (h->opts.keys[i]) {
-		case PM_HOT_DSO:
-			c = cmp_str(a->dso ? pm_dso__short_name(a->dso) : NULL,
-				    b->dso ? pm_dso__short_name(b->dso) : NULL);
-			break;
-		case PM_HOT_SYM:
-			c = cmp_str(sym_name(a), sym_name(b));
-			if (!c)
-				c = cmp_u64(a->addr, b->addr);
-			break;
-		case PM_HOT_COMM:
-			c = cmp_str(a->comm, b->comm);
-			break;
-		case PM_HOT_PID:
-			c = cmp_u64((uint32_t)a->pid, (uint32_t)b->pid);
-			break;
-		case PM_HOT_TID:
-			c = cmp_u64((uint32_t)a->tid, (uint32_t)b->tid);
-			break;
-		case PM_HOT_CPU:
-			c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
-			break;
-		case PM_HOT_PC:
-			c = cmp_u64(a->pc, b->pc);
-			break;
-		default:
-			break;
-		}
-		if (c)
-			return c;
+		if (!pm_rec__lost_samples(r, rec, &l, NULL))
+			h->lost += l.lost;
 	}
 	return 0;
 }
 
-static void set_symbol(struct pm_table *t, size_t row, size_t col,
-		       const struct hot_entry *e, bool bare)
-{
-	/* perf marks a function inlined at the address as " (inlined)" */
-	if (e->sym) {
-		const char *inl = e->sym->inlined ? " (inlined)" : "";
+/* ---- tables ---- */
 
-		if (bare)
-			pm_table__set_strf(t, row, col, "%s%s", e->sym->name, inl);
-		else
-			pm_table__set_strf(t, row, col, "[%c] %s%s", e->level,
-					   e->sym->name, inl);
-	} else if (bare) {
-		pm_table__set_strf(t, row, col, "%#.16" PRIx64, e->addr);
-	} else {
-		pm_table__set_strf(t, row, col, "[%c] %#.16" PRIx64, e->level,
-				   e->addr);
-	}
+struct sort_arg {
+	const struct pm_hotspot *h;
+};
+
+static int cmp_entries(const void *pa, const void *pb, void *arg)
+{
+	const struct hot_entry *a = *(struct hot_entry *const *)pa;
+	const struct hot_entry *b = *(struct hot_entry *const *)pb;
+	const struct pm_hotspot *h = arg;
+	int c;
+
+	c = h->opts.children ? pm_cmp_u64(b->st[0].acc, a->st[0].acc)
+			     : pm_cmp_u64(b->st[0].period, a->st[0].period);
+	if (c)
+		return c;
+	if ((c = pm_cmp_u64(b->st[0].samples, a->st[0].samples)))
+		return c;
+	for (size_t i = 0; i < h->opts.nr_keys; i++)
+		if ((c = hot_key__get(h->opts.keys[i])->cmp(a, b)))
+			return c;
+	return 0;
 }
 
-static char *section_name(struct pm_reader *r, const struct pm_event *ev,
-			  size_t nr_slots)
+static char *table_name(struct pm_reader *r, const struct pm_event *ev,
+			size_t nr_slots)
 {
 	struct pm_strbuf sb = PM_STRBUF_INIT;
 
@@ -527,13 +341,65 @@ static char *section_name(struct pm_reader *r, const struct pm_event *ev,
 	return pm_strbuf__detach(&sb);
 }
 
-static void add_pct(struct pm_table *t, const char *name, const char *key)
+/* "Overhead" for the leader, "Overhead:EVENT" and key "overhead_N" for
+ * the other members of a group. */
+static void add_member_col(struct pm_table *t, const char *what,
+			   const char *key, size_t i, const char *member,
+			   enum pm_table_type type)
 {
-	struct pm_table_column c = {
-		.name = name, .key = key, .type = PM_COL_PERCENT,
-	};
+	struct pm_table_column c = { .type = type };
+	char name[128], k[64];
 
+	snprintf(name, sizeof(name), i ? "%s:%s" : "%s", what, member);
+	snprintf(k, sizeof(k), i ? "%s_%zu" : "%s", key, i);
+	c.name = name;
+	c.key = k;
 	pm_table__add_column(t, &c);
+}
+
+static void add_columns(struct pm_table *t, const struct pm_hotspot *h,
+			struct pm_reader *r, const struct hot_hist *hi,
+			size_t *kcol)
+{
+	const struct pm_hotspot_opts *o = &h->opts;
+	bool has_dso = false, has_sym = false;
+
+	for (size_t i = 0; i < hi->nr_slots; i++) {
+		const struct pm_event *m = pm_reader__event(r, (size_t)hi->idx + i);
+		const char *mn = m ? m->name : "?";
+
+		if (o->children) {
+			add_member_col(t, "Children", "children", i, mn, PM_COL_PERCENT);
+			add_member_col(t, "Self", "self", i, mn, PM_COL_PERCENT);
+		} else {
+			add_member_col(t, "Overhead", "overhead", i, mn, PM_COL_PERCENT);
+		}
+	}
+	for (size_t i = 0; i < hi->nr_slots; i++) {
+		const struct pm_event *m = pm_reader__event(r, (size_t)hi->idx + i);
+		const char *mn = m ? m->name : "?";
+
+		add_member_col(t, "Samples", "samples", i, mn, PM_COL_U64);
+		add_member_col(t, "Period", "period", i, mn, PM_COL_U64);
+	}
+	for (size_t k = 0; k < o->nr_keys; k++) {
+		const struct hot_key *d = hot_key__get(o->keys[k]);
+
+		kcol[k] = (size_t)pm_table__add_column(t, &d->col);
+		if (d->json_col.name)
+			pm_table__add_column(t, &d->json_col);
+		has_dso |= o->keys[k] == PM_HOT_DSO;
+		has_sym |= o->keys[k] == PM_HOT_SYM;
+	}
+	/* JSON rows always name the location (null when no key). */
+	if (!has_dso) {
+		struct pm_table_column c = hot_key__get(PM_HOT_DSO)->col;
+
+		c.show = PM_SHOW_JSON;
+		pm_table__add_column(t, &c);
+	}
+	if (!has_sym)
+		pm_table__add_column(t, &hot_key__get(PM_HOT_SYM)->json_col);
 }
 
 static struct pm_table *build_table(struct pm_hotspot *h, struct pm_reader *r,
@@ -541,83 +407,22 @@ static struct pm_table *build_table(struct pm_hotspot *h, struct pm_reader *r,
 {
 	struct pm_table *t = pm_table__new();
 	const struct pm_hotspot_opts *o = &h->opts;
-	bool has_dso = false, has_sym = false;
-	int kcol[PM_HOT_MAX_KEYS + 2];
-	size_t rows = 0;
-	char key[64], cname[128];
-
+	size_t kcol[PM_HOT_MAX_KEYS];
 	uint64_t nsamples = 0;
 
 	for (size_t i = 0; i < hi->nr_slots; i++)
 		nsamples += hi->samples[i];
+	pm_table__set_flags(t, PM_TABLE_PERF_HEADER);
 	pm_table__add_comment(t, "Samples: %" PRIu64 "  of event%s '%s'",
 			      nsamples, hi->nr_slots > 1 ? "s" : "", name);
 	pm_table__add_comment(t, "Event count (approx.): %" PRIu64, hi->period[0]);
+	pm_summary__add_str(pm_table__summary(t), "event", NULL, name);
+	pm_summary__add_u64(pm_table__summary(t), "samples", NULL, nsamples);
+	pm_summary__add_u64(pm_table__summary(t), "event_count", NULL,
+			    hi->period[0]);
+	add_columns(t, h, r, hi, kcol);
 
-	for (size_t i = 0; i < hi->nr_slots; i++) {
-		const struct pm_event *m = pm_reader__event(r, (size_t)hi->idx + i);
-		const char *mn = m ? m->name : "?";
-
-		if (o->children) {
-			snprintf(cname, sizeof(cname), i ? "Children:%s" : "Children", mn);
-			snprintf(key, sizeof(key), i ? "children_%zu" : "children", i);
-			add_pct(t, cname, key);
-			snprintf(cname, sizeof(cname), i ? "Self:%s" : "Self", mn);
-			snprintf(key, sizeof(key), i ? "self_%zu" : "self", i);
-			add_pct(t, cname, key);
-		} else {
-			snprintf(cname, sizeof(cname), i ? "Overhead:%s" : "Overhead", mn);
-			snprintf(key, sizeof(key), i ? "overhead_%zu" : "overhead", i);
-			add_pct(t, cname, key);
-		}
-	}
-	for (size_t i = 0; i < hi->nr_slots; i++) {
-		const struct pm_event *m = pm_reader__event(r, (size_t)hi->idx + i);
-		const char *mn = m ? m->name : "?";
-
-		snprintf(cname, sizeof(cname), i ? "Samples:%s" : "Samples", mn);
-		snprintf(key, sizeof(key), i ? "samples_%zu" : "samples", i);
-		pm_table__add_col(t, cname, key, PM_COL_U64);
-		snprintf(cname, sizeof(cname), i ? "Period:%s" : "Period", mn);
-		snprintf(key, sizeof(key), i ? "period_%zu" : "period", i);
-		pm_table__add_col(t, cname, key, PM_COL_U64);
-	}
-	for (size_t k = 0; k < o->nr_keys; k++) {
-		switch (o->keys[k]) {
-		case PM_HOT_DSO:
-			kcol[k] = pm_table__add_col(t, "Shared Object", "dso", PM_COL_STRING);
-			has_dso = true;
-			break;
-		case PM_HOT_SYM:
-			kcol[k] = pm_table__add_col(t, "Symbol", "symbol", PM_COL_STRING);
-			has_sym = true;
-			break;
-		case PM_HOT_COMM:
-			kcol[k] = pm_table__add_col(t, "Command", "comm", PM_COL_STRING);
-			break;
-		case PM_HOT_PID:
-			kcol[k] = pm_table__add_col(t, "Pid", "pid", PM_COL_I64);
-			break;
-		case PM_HOT_TID:
-			kcol[k] = pm_table__add_col(t, "Tid", "tid", PM_COL_I64);
-			break;
-		case PM_HOT_CPU:
-			kcol[k] = pm_table__add_col(t, "CPU", "cpu", PM_COL_I64);
-			break;
-		case PM_HOT_PC:
-			kcol[k] = pm_table__add_col(t, "PC", "pc", PM_COL_HEX);
-			break;
-		default:
-			kcol[k] = -1;
-		}
-	}
-	if (o->all_columns && !has_dso)
-		pm_table__add_col(t, "Shared Object", "dso", PM_COL_STRING);
-	if (o->all_columns && !has_sym)
-		pm_table__add_col(t, "Symbol", "symbol", PM_COL_STRING);
-
-	g_sort_h = h;
-	qsort(hi->entries, hi->nr, sizeof(*hi->entries), cmp_entries);
+	qsort_r(hi->entries, hi->nr, sizeof(*hi->entries), cmp_entries, h);
 	for (size_t n = 0; n < hi->nr; n++) {
 		const struct hot_entry *e = hi->entries[n];
 		uint64_t tot0 = hi->period[0];
@@ -627,10 +432,7 @@ static struct pm_table *build_table(struct pm_hotspot *h, struct pm_reader *r,
 
 		if (o->percent_limit > 0 && pct0 < o->percent_limit)
 			continue;
-		if (o->top && rows == o->top)
-			break;
 		row = pm_table__add_row(t);
-		rows++;
 		for (size_t i = 0; i < hi->nr_slots; i++) {
 			double tot = (double)hi->period[i];
 
@@ -644,71 +446,115 @@ static struct pm_table *build_table(struct pm_hotspot *h, struct pm_reader *r,
 			pm_table__set_u64(t, row, col++, e->st[i].samples);
 			pm_table__set_u64(t, row, col++, e->st[i].period);
 		}
-		for (size_t k = 0; k < o->nr_keys; k++) {
-			size_t c = (size_t)kcol[k];
-
-			switch (o->keys[k]) {
-			case PM_HOT_DSO:
-				pm_table__set_str(t, row, c, e->dso ?
-					pm_dso__short_name(e->dso) : "[unknown]");
-				break;
-			case PM_HOT_SYM:
-				set_symbol(t, row, c, e, o->bare_symbols);
-				break;
-			case PM_HOT_COMM:
-				pm_table__set_str(t, row, c, e->comm);
-				break;
-			case PM_HOT_PID:
-				pm_table__set_i64(t, row, c, e->pid);
-				break;
-			case PM_HOT_TID:
-				pm_table__set_i64(t, row, c, e->tid);
-				break;
-			case PM_HOT_CPU:
-				pm_table__set_i64(t, row, c, e->cpu);
-				break;
-			case PM_HOT_PC:
-				pm_table__set_u64(t, row, c, e->pc);
-				break;
-			default:
-				break;
-			}
-		}
+		for (size_t k = 0; k < o->nr_keys; k++)
+			hot_key__get(o->keys[k])->cells(t, row, kcol[k], e);
 	}
 	return t;
 }
 
-size_t pm_hotspot__finish(struct pm_hotspot *h, struct pm_reader *r,
-			  const struct pm_hotspot_report **out)
+int pm_hotspot__finish(struct pm_hotspot *h, struct pm_reader *r,
+		       struct pm_report **out)
 {
-	if (!h->reports) {
-		h->reports = pm_calloc(h->nr_hists + 1, sizeof(*h->reports));
-		h->tables = pm_calloc(h->nr_hists + 1, sizeof(*h->tables));
-		h->names = pm_calloc(h->nr_hists + 1, sizeof(*h->names));
-		for (size_t i = 0; i < h->nr_hists; i++) {
-			struct hot_hist *hi = h->hists[i];
-			struct pm_hotspot_report *rep;
-			const struct pm_event *ev;
-			uint64_t n = 0;
+	static const struct pm_table_column event_col = {
+		.name = "Event", .key = "event", .type = PM_COL_STRING,
+	};
+	struct pm_report *rep = pm_report__new();
 
-			if (!hi)
-				continue;
-			for (size_t k = 0; k < hi->nr_slots; k++)
-				n += hi->samples[k];
-			if (!n)
-				continue;
-			ev = pm_reader__event(r, (size_t)hi->idx);
-			rep = &h->reports[h->nr_reports];
-			h->names[h->nr_reports] = section_name(r, ev, hi->nr_slots);
-			rep->name = h->names[h->nr_reports];
-			rep->samples = n;
-			rep->period = hi->period[0];
-			rep->lost_unknown = h->unknown;
-			rep->table = h->tables[h->nr_reports] =
-				build_table(h, r, hi, rep->name);
-			h->nr_reports++;
-		}
+	/* perf's header: a bare "#", then the lost samples. */
+	pm_report__add_comment(rep, "%s", "");
+	pm_summary__add_u64(pm_report__summary(rep), "lost_samples",
+			    "Total Lost Samples", h->lost);
+	pm_report__set_tables_key(rep, "events");
+	pm_report__set_merge_column(rep, &event_col, false);
+	for (size_t i = 0; i < h->nr_hists; i++) {
+		struct hot_hist *hi = h->hists[i];
+		const struct pm_event *ev;
+		uint64_t n = 0;
+		char *name;
+
+		if (!hi)
+			continue;
+		for (size_t k = 0; k < hi->nr_slots; k++)
+			n += hi->samples[k];
+		if (!n)
+			continue;
+		ev = pm_reader__event(r, (size_t)hi->idx);
+		name = table_name(r, ev, hi->nr_slots);
+		pm_report__add_table(rep, build_table(h, r, hi, name));
+		free(name);
 	}
-	*out = h->reports;
-	return h->nr_reports;
+	*out = rep;
+	return 0;
 }
+
+/* ---- over a session ---- */
+
+/* Call chains come from PERF_SAMPLE_CALLCHAIN or a dwarf stack. */
+static bool has_callchains(struct pm_reader *r)
+{
+	for (size_t i = 0; i < pm_reader__nr_events(r); i++) {
+		uint64_t st = pm_reader__event(r, i)->attr.sample_type;
+
+		if ((st & PM_SAMPLE_CALLCHAIN) ||
+		    ((st & PM_SAMPLE_REGS_USER) && (st & PM_SAMPLE_STACK_USER)))
+			return true;
+	}
+	return false;
+}
+
+/* Once the events are known (a pipe names them as it goes): --children
+ * on a recording without call chains is the self profile. */
+static void start(struct pm_hotspot *h, struct pm_reader *r)
+{
+	h->started = true;
+	if (h->opts.children && !has_callchains(r)) {
+		h->opts.children = false;
+		h->children_ignored = true;
+	}
+}
+
+static int sample(void *x, struct pm_session *s, const struct pm_sample_ctx *ctx,
+		  struct pm_error *err)
+{
+	struct pm_hotspot *h = x;
+
+	(void)err;
+	if (!h->started)
+		start(h, pm_session__reader(s));
+	pm_hotspot__add(h, s, ctx);
+	return 0;
+}
+
+static int record(void *x, struct pm_session *s, const struct pm_record *rec,
+		  struct pm_error *err)
+{
+	return pm_hotspot__record(x, pm_session__reader(s), rec, err);
+}
+
+static int finish(void *x, struct pm_session *s, struct pm_report **out,
+		  struct pm_error *err)
+{
+	struct pm_hotspot *h = x;
+	char ksyms[512];
+	int ret;
+
+	(void)err;
+	if (!h->started)
+		start(h, pm_session__reader(s));
+	ret = pm_hotspot__finish(h, pm_session__reader(s), out);
+	if (!ret && h->children_ignored)
+		pm_report__add_warning(*out, "no call chains in this recording (record with "
+				       "-g or --call-graph): --children ignored");
+	/* Which kernel symbols named the kernel's addresses, and why. */
+	if (!ret && pm_session__kernel_symbols(s, ksyms, sizeof(ksyms)))
+		pm_summary__add_str(pm_report__summary(*out), "kernel_symbols",
+				    "Kernel symbols", ksyms);
+	return ret;
+}
+
+const struct pm_analysis pm_hotspot_analysis = {
+	.name = "report",
+	.sample = sample,
+	.record = record,
+	.finish = finish,
+};

@@ -3,16 +3,18 @@
  * The memory view's accumulator: samples carrying PERF_SAMPLE_DATA_SRC
  * counted per code symbol, data source and data object, on any
  * architecture (Alpha's DTB hits and misses from ProfileMe, x86 and Arm
- * data sources alike), turned into a table or the JSON of `pmprof mem`.
+ * data sources alike), finished into the report of `pmprof mem`. No
+ * session here (mem-view.c feeds it from one), so that it builds alone.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmprof/json.h"
-#include "pmprof/mem.h"
 #include "pmprof/keymap.h"
+#include "pmprof/mem_acc.h"
+#include "pmprof/lookup.h"
+#include "pmprof/report.h"
 #include "pmprof/strbuf.h"
 #include "pmprof/util.h"
 
@@ -29,7 +31,7 @@ struct pm_mem_acc *pm_mem_acc__new(const struct pm_mem_opts *opts)
 {
 	struct pm_mem_acc *acc = pm_zalloc(sizeof(*acc));
 
-	acc->opts = opts ? *opts : default_opts;
+	PM_OPTS_COPY(&acc->opts, opts, default_opts);
 	return acc;
 }
 
@@ -105,69 +107,27 @@ int pm_mem_acc__add(struct pm_mem_acc *acc, const struct pm_mem_sample *s)
 	return 0;
 }
 
-uint64_t pm_mem_acc__samples(const struct pm_mem_acc *acc)
-{
-	return acc->samples;
-}
-
-uint64_t pm_mem_acc__skipped(const struct pm_mem_acc *acc)
-{
-	return acc->skipped;
-}
-
-uint64_t pm_mem_acc__na(const struct pm_mem_acc *acc)
-{
-	return acc->na;
-}
-
-bool pm_mem_src__is_na(const struct pm_mem_src *m)
-{
-	return (m->op | PM_MEM_OP_NA) == PM_MEM_OP_NA &&
-	       (m->lvl | PM_MEM_LVL_NA) == PM_MEM_LVL_NA &&
-	       (!m->lvl_num || m->lvl_num == PM_MEM_LVLNUM_NA) &&
-	       (m->snoop | PM_MEM_SNOOP_NA) == PM_MEM_SNOOP_NA && !m->snoopx &&
-	       (m->lock | PM_MEM_LOCK_NA) == PM_MEM_LOCK_NA &&
-	       (m->dtlb | PM_MEM_TLB_NA) == PM_MEM_TLB_NA &&
-	       (m->blk | PM_MEM_BLK_NA) == PM_MEM_BLK_NA && !m->hops && !m->remote;
-}
+static const struct pm_name sort_names[] = {
+	{ "samples", PM_MEM_SORT_SAMPLES },
+	{ "symbol", PM_MEM_SORT_SYMBOL },
+	{ "sym", PM_MEM_SORT_SYMBOL },
+	{ "op", PM_MEM_SORT_OP },
+	{ "tlb", PM_MEM_SORT_TLB },
+	{ "level", PM_MEM_SORT_LEVEL },
+	{ "mem", PM_MEM_SORT_LEVEL },
+	{ "data", PM_MEM_SORT_DATA },
+	{ "symbol_daddr", PM_MEM_SORT_DATA },
+	PM_NAMES_END
+};
 
 int pm_mem_sort__parse(const char *s, enum pm_mem_sort *out)
 {
-	static const struct {
-		const char *name;
-		enum pm_mem_sort sort;
-	} keys[] = {
-		{ "samples", PM_MEM_SORT_SAMPLES },
-		{ "symbol", PM_MEM_SORT_SYMBOL },
-		{ "sym", PM_MEM_SORT_SYMBOL },
-		{ "op", PM_MEM_SORT_OP },
-		{ "tlb", PM_MEM_SORT_TLB },
-		{ "level", PM_MEM_SORT_LEVEL },
-		{ "mem", PM_MEM_SORT_LEVEL },
-		{ "data", PM_MEM_SORT_DATA },
-		{ "symbol_daddr", PM_MEM_SORT_DATA },
-	};
-	size_t i;
+	int v = pm_name__value(sort_names, s);
 
-	for (i = 0; s && i < PM_ARRAY_SIZE(keys); i++) {
-		if (!strcmp(s, keys[i].name)) {
-			*out = keys[i].sort;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-static int cmp_str(const char *a, const char *b)
-{
-	if (!a || !b)
-		return (a == NULL) - (b == NULL);	/* unknown last */
-	return strcmp(a, b);
-}
-
-static int cmp_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? -1 : a > b;
+	if (v < 0)
+		return -1;
+	*out = (enum pm_mem_sort)v;
+	return 0;
 }
 
 static int tlb_rank(const struct pm_mem_src *m)
@@ -201,9 +161,9 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	case PM_MEM_SORT_SAMPLES:
 		break;
 	case PM_MEM_SORT_SYMBOL:
-		r = cmp_str(a->dso, b->dso);
+		r = pm_cmp_str_nulls_last(a->dso, b->dso);
 		if (!r)
-			r = cmp_str(a->symbol, b->symbol);
+			r = pm_cmp_str_nulls_last(a->symbol, b->symbol);
 		break;
 	case PM_MEM_SORT_OP:
 		r = strcmp(pm_mem_src__op(&a->src), pm_mem_src__op(&b->src));
@@ -217,15 +177,15 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	case PM_MEM_SORT_DATA:
 		r = (int)b->has_addr - (int)a->has_addr;
 		if (!r)
-			r = cmp_str(a->data_dso, b->data_dso);
+			r = pm_cmp_str_nulls_last(a->data_dso, b->data_dso);
 		if (!r)
-			r = cmp_str(a->data_symbol, b->data_symbol);
+			r = pm_cmp_str_nulls_last(a->data_symbol, b->data_symbol);
 		break;
 	}
 	if (!r)
-		r = -cmp_u64(a->samples, b->samples);
+		r = -pm_cmp_u64(a->samples, b->samples);
 	if (!r)
-		r = cmp_u64(a->seq, b->seq);
+		r = pm_cmp_u64(a->seq, b->seq);
 	return r;
 }
 
@@ -245,142 +205,125 @@ const struct pm_mem_row **pm_mem_acc__rows(const struct pm_mem_acc *acc,
 	return rows;
 }
 
-static size_t shown(const struct pm_mem_acc *acc, size_t nr)
-{
-	return acc->opts.top && acc->opts.top < nr ? acc->opts.top : nr;
-}
-
 static double share(const struct pm_mem_acc *acc, const struct pm_mem_row *r)
 {
 	return acc->samples ? 100.0 * (double)r->samples / (double)acc->samples
 			    : 0.0;
 }
 
-enum { C_SAMPLES, C_SHARE, C_OP, C_TLB, C_DTLB, C_LEVEL, C_SNOOP, C_LOCK,
-       C_BLK, C_DSO, C_SYMBOL, C_DATA_DSO, C_DATA_SYMBOL };
+/* JSON has the code location first and the raw data source; the table
+ * ends with the code location, "[unknown]" where JSON has null. */
+static const struct pm_table_column json_dso = {
+	.name = "dso", .type = PM_COL_STRING, .show = PM_SHOW_JSON,
+	.flags = PM_COLF_KEY,
+}, json_symbol = {
+	.name = "symbol", .type = PM_COL_STRING, .show = PM_SHOW_JSON,
+	.flags = PM_COLF_KEY,
+}, samples_col = {
+	.name = "samples", .type = PM_COL_U64,
+}, share_col = {
+	.name = "share", .type = PM_COL_PERCENT, .digits = 2,
+}, data_src_col = {
+	.name = "data_src", .type = PM_COL_HEX, .digits = PM_TABLE_DIGITS_NONE,
+	.show = PM_SHOW_JSON, .flags = PM_COLF_KEY,
+}, table_dso = {
+	.name = "dso", .type = PM_COL_STRING, .show = PM_SHOW_TABLE,
+	.null_text = "[unknown]",
+}, table_symbol = {
+	.name = "symbol", .type = PM_COL_STRING, .show = PM_SHOW_TABLE,
+	.null_text = "[unknown]",
+}, data_dso = {
+	.name = "data_dso", .type = PM_COL_STRING, .flags = PM_COLF_OPTIONAL,
+	.null_text = "[unknown]",
+}, data_symbol = {
+	.name = "data_symbol", .type = PM_COL_STRING, .flags = PM_COLF_OPTIONAL,
+	.null_text = "[unknown]",
+};
 
-struct pm_table *pm_mem_acc__table(const struct pm_mem_acc *acc)
+struct cols {
+	int dso, symbol, samples, share, data_src, field[PM_MEM_NR_FIELDS];
+	int tdso, tsymbol, data_dso, data_symbol;
+};
+
+static void add_columns(struct pm_table *t, const struct pm_mem_acc *acc,
+			struct cols *c)
 {
-	struct pm_table_column pct = { .name = "share", .key = "share",
-				       .type = PM_COL_PERCENT, .digits = 2 };
+	size_t i;
+
+	c->dso = pm_table__add_column(t, &json_dso);
+	c->symbol = pm_table__add_column(t, &json_symbol);
+	c->samples = pm_table__add_column(t, &samples_col);
+	c->share = pm_table__add_column(t, &share_col);
+	c->data_src = pm_table__add_column(t, &data_src_col);
+	for (i = 0; i < PM_MEM_NR_FIELDS; i++) {
+		const struct pm_mem_field *f = &pm_mem_fields[i];
+		struct pm_table_column col = {
+			.name = f->name,
+			.type = f->is_flag ? PM_COL_BOOL : PM_COL_STRING,
+			.show = f->detail ? PM_SHOW_JSON : 0,
+		};
+
+		c->field[i] = pm_table__add_column(t, &col);
+	}
+	c->tdso = pm_table__add_column(t, &table_dso);
+	c->tsymbol = pm_table__add_column(t, &table_symbol);
+	c->data_dso = c->data_symbol = -1;
+	if (acc->any_addr) {
+		c->data_dso = pm_table__add_column(t, &data_dso);
+		c->data_symbol = pm_table__add_column(t, &data_symbol);
+	}
+}
+
+static void add_row(struct pm_table *t, const struct pm_mem_acc *acc,
+		    const struct pm_mem_row *r, const struct cols *c,
+		    struct pm_strbuf *sb)
+{
+	size_t n = pm_table__add_row(t), i;
+
+	pm_table__set_str(t, n, (size_t)c->dso, r->dso);
+	pm_table__set_str(t, n, (size_t)c->symbol, r->symbol);
+	pm_table__set_u64(t, n, (size_t)c->samples, r->samples);
+	pm_table__set_double(t, n, (size_t)c->share, share(acc, r));
+	pm_table__set_u64(t, n, (size_t)c->data_src, r->data_src);
+	for (i = 0; i < PM_MEM_NR_FIELDS; i++) {
+		const struct pm_mem_field *f = &pm_mem_fields[i];
+
+		pm_strbuf__reset(sb);
+		if (f->is_flag)
+			pm_table__set_bool(t, n, (size_t)c->field[i], f->flag(&r->src));
+		else
+			pm_table__set_str(t, n, (size_t)c->field[i], f->text(&r->src, sb));
+	}
+	pm_table__set_str(t, n, (size_t)c->tdso, r->dso);
+	pm_table__set_str(t, n, (size_t)c->tsymbol, r->symbol);
+	if (c->data_dso >= 0 && r->has_addr) {
+		pm_table__set_str(t, n, (size_t)c->data_dso, r->data_dso);
+		pm_table__set_str(t, n, (size_t)c->data_symbol, r->data_symbol);
+	}
+}
+
+int pm_mem_acc__finish(struct pm_mem_acc *acc, struct pm_report **out)
+{
+	struct pm_report *rep = pm_report__new();
+	struct pm_table *t = pm_table__new();
 	struct pm_strbuf sb = PM_STRBUF_INIT;
 	const struct pm_mem_row **rows;
-	struct pm_table *t = pm_table__new();
-	size_t nr, i, n;
-
-	pm_table__add_col(t, "samples", NULL, PM_COL_U64);
-	pm_table__add_column(t, &pct);
-	pm_table__add_col(t, "op", NULL, PM_COL_STRING);
-	pm_table__add_col(t, "tlb", NULL, PM_COL_STRING);
-	pm_table__add_col(t, "dtlb", NULL, PM_COL_STRING);
-	pm_table__add_col(t, "level", NULL, PM_COL_STRING);
-	pm_table__add_col(t, "snoop", NULL, PM_COL_STRING);
-	pm_table__add_col(t, "lock", NULL, PM_COL_STRING);
-	pm_table__add_col(t, "blk", NULL, PM_COL_STRING);
-	pm_table__add_col(t, "dso", NULL, PM_COL_STRING);
-	pm_table__add_col(t, "symbol", NULL, PM_COL_STRING);
-	if (acc->any_addr) {
-		pm_table__add_col(t, "data_dso", NULL, PM_COL_STRING);
-		pm_table__add_col(t, "data_symbol", NULL, PM_COL_STRING);
-	}
-	rows = pm_mem_acc__rows(acc, &nr);
-	for (i = 0; i < shown(acc, nr); i++) {
-		const struct pm_mem_row *r = rows[i];
-
-		n = pm_table__add_row(t);
-		pm_table__set_u64(t, n, C_SAMPLES, r->samples);
-		pm_table__set_double(t, n, C_SHARE, share(acc, r));
-		pm_table__set_str(t, n, C_OP, pm_mem_src__op(&r->src));
-		pm_table__set_str(t, n, C_TLB, pm_mem_src__tlb(&r->src));
-		pm_strbuf__reset(&sb);
-		pm_mem_src__tlb_str(&r->src, &sb);
-		pm_table__set_str(t, n, C_DTLB, pm_strbuf__str(&sb));
-		pm_strbuf__reset(&sb);
-		pm_mem_src__level_str(&r->src, &sb);
-		pm_table__set_str(t, n, C_LEVEL, pm_strbuf__str(&sb));
-		pm_strbuf__reset(&sb);
-		pm_mem_src__snoop_str(&r->src, &sb);
-		pm_table__set_str(t, n, C_SNOOP, pm_strbuf__str(&sb));
-		pm_table__set_str(t, n, C_LOCK, pm_mem_src__lock(&r->src));
-		pm_strbuf__reset(&sb);
-		pm_mem_src__blk_str(&r->src, &sb);
-		pm_table__set_str(t, n, C_BLK, pm_strbuf__str(&sb));
-		pm_table__set_str(t, n, C_DSO, r->dso ? r->dso : "[unknown]");
-		pm_table__set_str(t, n, C_SYMBOL, r->symbol ? r->symbol : "[unknown]");
-		if (acc->any_addr && r->has_addr) {
-			pm_table__set_str(t, n, C_DATA_DSO,
-					  r->data_dso ? r->data_dso : "[unknown]");
-			pm_table__set_str(t, n, C_DATA_SYMBOL,
-					  r->data_symbol ? r->data_symbol : "[unknown]");
-		}
-	}
-	free(rows);
-	pm_strbuf__release(&sb);
-	return t;
-}
-
-void pm_mem_acc__write_json(const struct pm_mem_acc *acc, struct pm_json *j)
-{
-	const struct pm_mem_row **rows;
+	struct cols c;
 	size_t nr, i;
 
-	pm_json__begin_object(j);
-	pm_json__kv_u64(j, "samples", acc->samples);
-	pm_json__kv_u64(j, "skipped", acc->skipped);
-	pm_json__kv_u64(j, "na", acc->na);
-	pm_json__key(j, "rows");
-	pm_json__begin_array(j);
+	pm_summary__add_u64(pm_report__summary(rep), "samples", NULL, acc->samples);
+	pm_summary__add_u64(pm_report__summary(rep), "skipped", NULL, acc->skipped);
+	pm_summary__add_u64(pm_report__summary(rep), "na", NULL, acc->na);
+	pm_report__add_note(rep, "%" PRIu64 " samples with a data source, %" PRIu64
+			    " whose data source is N/A (no field known), %" PRIu64 " without",
+			    acc->samples, acc->na, acc->skipped);
+	add_columns(t, acc, &c);
 	rows = pm_mem_acc__rows(acc, &nr);
-	for (i = 0; i < shown(acc, nr); i++) {
-		const struct pm_mem_row *r = rows[i];
-
-		pm_json__begin_object(j);
-		pm_json__kv_string(j, "dso", r->dso);
-		pm_json__kv_string(j, "symbol", r->symbol);
-		pm_json__kv_u64(j, "samples", r->samples);
-		pm_json__kv_double(j, "share", share(acc, r));
-		pm_json__kv_hex(j, "data_src", r->data_src);
-		pm_mem_src__json_fields(&r->src, j);
-		if (r->has_addr) {
-			pm_json__kv_string(j, "data_dso", r->data_dso);
-			pm_json__kv_string(j, "data_symbol", r->data_symbol);
-		}
-		pm_json__end_object(j);
-	}
+	for (i = 0; i < nr; i++)
+		add_row(t, acc, rows[i], &c, &sb);
 	free(rows);
-	pm_json__end_array(j);
-	pm_json__end_object(j);
-}
-
-int pm_mem_acc__render(const struct pm_mem_acc *acc, FILE *out,
-		       enum pm_table_format format)
-{
-	struct pm_table *t;
-	struct pm_json j;
-	int err = 0;
-
-	switch (format) {
-	case PM_TABLE_JSON:
-		pm_json__init(&j, out);
-		pm_mem_acc__write_json(acc, &j);
-		putc('\n', out);
-		break;
-	case PM_TABLE_TEXT:
-		fprintf(out, "%" PRIu64 " samples with a data source, %" PRIu64
-			" whose data source is N/A (no field known), %" PRIu64 " without\n\n",
-			acc->samples, acc->na, acc->skipped);
-		/* fall through */
-	case PM_TABLE_CSV:
-	case PM_TABLE_TSV:
-	case PM_TABLE_HTML:
-		t = pm_mem_acc__table(acc);
-		err = pm_table__render(t, out, format, NULL);
-		pm_table__delete(t);
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (!err && ferror(out))
-		err = -EIO;
-	return err;
+	pm_strbuf__release(&sb);
+	pm_report__add_table(rep, t);
+	*out = rep;
+	return 0;
 }

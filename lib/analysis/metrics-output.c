@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The windows accumulator's results: the summary, counters and functions,
- * metric values with their intervals, the table (two column orders) and
- * the JSON document.
+ * metric values with their intervals, the functions' order and filters,
+ * the counter groups. The report is metrics-report.c's.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -10,10 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "metrics-internal.h"
-#include "pmprof/json.h"
-#include "pmprof/table.h"
 #include "pmprof/util.h"
 
 #define Z95 1.959963984540054
@@ -87,13 +86,96 @@ size_t pm_metrics__nr_metrics(const struct pm_metrics *m)
 	return m->nr_metrics;
 }
 
+int pm_metrics__metric_ratio(const struct pm_metrics *m, const char *name,
+			     size_t *num, size_t *den, double *scale)
+{
+	size_t i;
+
+	mx_finish((struct pm_metrics *)m);
+	for (i = 0; i < m->nr_metrics; i++) {
+		const struct mx_metric *x = &m->metrics[i];
+
+		if (strcmp(x->name, name))
+			continue;
+		if (x->formula || x->den < 0)
+			return -EINVAL;
+		*num = (size_t)x->num;
+		*den = (size_t)x->den;
+		*scale = x->scale;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+const char *pm_metrics__topdown_note(const struct pm_metrics *m)
+{
+	mx_finish((struct pm_metrics *)m);
+	return m->td_note;
+}
+
 const char *pm_metrics__metric_name(const struct pm_metrics *m, size_t i)
 {
 	return i < m->nr_metrics ? m->metrics[i].name : NULL;
 }
 
 /* Half-width of the ratio's interval, unscaled; NaN when there is none. */
+static double delta_halfwidth(const struct pm_metrics *m,
+			      const struct mx_func *f, const struct mx_metric *x);
+
+/*
+ * The Jeffreys 95% interval of a Poisson count k: the 2.5% and 97.5%
+ * quantiles of Gamma(k + 1/2), i.e. chi-square quantiles with 2k + 1
+ * degrees of freedom, halved (the lower end 0 for k = 0), by Wilson and
+ * Hilferty's cube root. Its coverage is close to 95% on average, where
+ * the exact (Garwood) interval's is well above it for small counts.
+ */
+static void poisson_interval(double k, double *lo, double *hi)
+{
+	double nu = 2 * k + 1, s = sqrt(2 / (9 * nu)), b = 1 - 2 / (9 * nu);
+	double cl = b - Z95 * s, ch = b + Z95 * s;
+
+	*lo = k > 0 && cl > 0 ? nu * cl * cl * cl / 2 : 0;
+	*hi = nu * ch * ch * ch / 2;
+	if (k == 0)	/* exact: the square of the normal's 98.75% quantile */
+		*hi = 2.241402727604947 * 2.241402727604947 / 2;
+}
+
+/*
+ * The interval's half-width: the delta method's, widened to the count's
+ * Poisson interval when fewer than RARE events were seen and that reaches
+ * farther. The delta method takes the windows' spread for the estimate's,
+ * which needs enough windows with an event to measure it: a rate of 0.02
+ * per kilo-instruction seen 0 times in 1,600 windows has no spread at
+ * all, yet 0 events say only that the mean is below about 2.5. (With many
+ * events the spread is measured, and can be below a Poisson count's: a
+ * call's events come evenly.) The interval stays symmetric about the
+ * value, so it is widened to the farther end.
+ */
+#define RARE 30
 static double ratio_halfwidth(const struct pm_metrics *m,
+			      const struct mx_func *f, const struct mx_metric *x)
+{
+	double h = delta_halfwidth(m, f, x), lo, hi, sy, sx, v;
+
+	if (isnan(h))
+		return h;
+	sy = (double)f->sums[x->num];
+	if (sy >= RARE)
+		return h;
+	sx = x->den >= 0 ? (double)f->sums[x->den] : (double)m->totals[x->num];
+	v = sy / sx;
+	poisson_interval(sy, &lo, &hi);
+	lo /= sx;
+	hi /= sx;
+	if (hi - v > h)
+		h = hi - v;
+	if (v - lo > h)
+		h = v - lo;
+	return h;
+}
+
+/* The ratio estimator's delta-method half-width (pmprof/metrics.h). */
+static double delta_halfwidth(const struct pm_metrics *m,
 			      const struct mx_func *f, const struct mx_metric *x)
 {
 	const struct mx_counter *num = &m->counters[x->num];
@@ -135,12 +217,14 @@ static double ratio_halfwidth(const struct pm_metrics *m,
 	return Z95 * sqrt(ss / ((n - 1) * n)) / xbar;
 }
 
-static int metric_at(const struct pm_metrics *m, const struct mx_func *f,
-		     const struct mx_metric *x, double *value, double *half)
+int mx_metric_at(const struct pm_metrics *m, const struct mx_func *f,
+		 const struct mx_metric *x, double *value, double *half)
 {
-	double den = x->den >= 0 ? (double)f->sums[x->den]
-				 : (double)m->totals[x->num];
+	double den;
 
+	if (x->formula)
+		return mx_formula_value(m, f, x, value, half);
+	den = x->den >= 0 ? (double)f->sums[x->den] : (double)m->totals[x->num];
 	*half = NAN;
 	if (den == 0) {
 		*value = NAN;
@@ -167,17 +251,48 @@ int pm_metrics__metric(const struct pm_metrics *m, size_t func,
 			break;
 	if (i == m->nr_metrics)
 		return -ENOENT;
-	ret = metric_at(m, m->funcs[func], &m->metrics[i], &v, &h);
+	ret = mx_metric_at(m, m->funcs[func], &m->metrics[i], &v, &h);
 	if (value)
 		*value = v;
 	if (lo)
-		*lo = v - h;
+		*lo = !m->metrics[i].formula && v - h < 0 ? 0 : v - h;	/* counts */
 	if (hi)
 		*hi = v + h;
 	return ret;
 }
 
 /* ---- order ------------------------------------------------------------ */
+
+int pm_metrics__find_metric(const struct pm_metrics *m, const char *name)
+{
+	size_t i;
+
+	mx_finish((struct pm_metrics *)m);
+	if (!strcmp(name, "#") || !strcasecmp(name, "samples"))
+		return (int)m->nr_metrics;
+	for (i = 0; i < m->nr_metrics; i++)
+		if (!strcasecmp(m->metrics[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+uint64_t mx_windows_of(const struct pm_metrics *m, const struct mx_func *f,
+			   const struct mx_metric *x)
+{
+	if (x->formula)
+		return mx_formula_windows(m, f, x);
+	return f->fg[m->counters[x->num].group].n;
+}
+
+uint64_t pm_metrics__metric_windows(const struct pm_metrics *m, size_t func,
+				    const char *name)
+{
+	int i = pm_metrics__find_metric(m, name);
+
+	if (i < 0 || (size_t)i >= m->nr_metrics || func >= m->nr_funcs)
+		return 0;
+	return mx_windows_of(m, m->funcs[func], &m->metrics[i]);
+}
 
 static int cmp_funcs(const void *pa, const void *pb)
 {
@@ -191,21 +306,73 @@ static int cmp_funcs(const void *pa, const void *pb)
 	return c ? c : strcmp(a->pub.dso_name, b->pub.dso_name);
 }
 
-/* The functions by samples; the caller frees the array. */
-static struct mx_func **sorted(const struct pm_metrics *m, size_t top,
-			       size_t *nr)
+/* By opts.sort's metric, greatest first, NaN (no value) last. */
+static int cmp_by_metric(const void *pa, const void *pb, void *arg)
+{
+	const struct pm_metrics *m = arg;
+	const struct mx_metric *x = &m->metrics[pm_metrics__find_metric(m, m->opts.sort)];
+	double va, vb, h;
+
+	mx_metric_at(m, *(struct mx_func *const *)pa, x, &va, &h);
+	mx_metric_at(m, *(struct mx_func *const *)pb, x, &vb, &h);
+	if (isnan(va) != isnan(vb))
+		return isnan(va) ? 1 : -1;
+	if (!isnan(va) && va != vb)
+		return va > vb ? -1 : 1;
+	return cmp_funcs(pa, pb);
+}
+
+/* Does opts.percent_limit or opts.min_windows leave the function out? */
+static bool left_out(const struct pm_metrics *m, const struct mx_func *f,
+		     uint64_t samples)
+{
+	if (f->pub.kept < m->opts.min_windows)
+		return true;
+	return m->opts.percent_limit > 0 && samples &&
+	       100.0 * (double)f->pub.samples / (double)samples < m->opts.percent_limit;
+}
+
+static uint64_t all_samples(const struct pm_metrics *m)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < m->nr_funcs; i++)
+		n += m->funcs[i]->pub.samples;
+	return n;
+}
+
+size_t pm_metrics__nr_left_out(const struct pm_metrics *m)
+{
+	uint64_t samples;
+	size_t i, n = 0;
+
+	mx_finish((struct pm_metrics *)m);
+	samples = all_samples(m);
+	for (i = 0; i < m->nr_funcs; i++)
+		n += left_out(m, m->funcs[i], samples);
+	return n;
+}
+
+/* The functions shown, in order; the caller frees the array. */
+struct mx_func **mx_sorted(const struct pm_metrics *m, size_t top, size_t *nr)
 {
 	struct mx_func **v = pm_calloc(m->nr_funcs + 1, sizeof(*v));
+	uint64_t samples = all_samples(m);
+	int by = m->opts.sort ? pm_metrics__find_metric(m, m->opts.sort) : -1;
+	size_t i, n = 0;
 
-	if (m->nr_funcs) {	/* m->funcs is NULL before the first */
-		memcpy(v, m->funcs, m->nr_funcs * sizeof(*v));
-		qsort(v, m->nr_funcs, sizeof(*v), cmp_funcs);
-	}
-	*nr = top && top < m->nr_funcs ? top : m->nr_funcs;
+	for (i = 0; i < m->nr_funcs; i++)
+		if (!left_out(m, m->funcs[i], samples))
+			v[n++] = m->funcs[i];
+	if (by >= 0 && (size_t)by < m->nr_metrics)
+		qsort_r(v, n, sizeof(*v), cmp_by_metric, (void *)m);
+	else if (n)
+		qsort(v, n, sizeof(*v), cmp_funcs);
+	*nr = top && top < n ? top : n;
 	return v;
 }
 
-static int cmp_arm(const void *pa, const void *pb, void *arg)
+int mx_cmp_arm(const void *pa, const void *pb, void *arg)
 {
 	const struct pm_metrics *m = arg;
 	const struct mx_metric *a = &m->metrics[*(const size_t *)pa];
@@ -216,181 +383,28 @@ static int cmp_arm(const void *pa, const void *pb, void *arg)
 	return *(const size_t *)pa < *(const size_t *)pb ? -1 : 1;
 }
 
-/* ---- table ------------------------------------------------------------ */
+/* ---- counter groups ---------------------------------------------------- */
 
-static int metric_column(struct pm_table *t, const char *name, bool pm)
+size_t pm_metrics__nr_groups(const struct pm_metrics *m)
 {
-	struct pm_table_column c = {
-		.name = name,
-		.type = name[0] == '%' ? PM_COL_PERCENT : PM_COL_DOUBLE,
-	};
-	char buf[320];
-
-	if (pm) {
-		snprintf(buf, sizeof(buf), "±%s", name);
-		c.name = buf;
-	}
-	return pm_table__add_column(t, &c);
+	mx_finish((struct pm_metrics *)m);
+	return m->nr_groups;
 }
 
-struct pm_table *pm_metrics__table(struct pm_metrics *m,
-				   enum pm_metrics_layout layout, size_t top)
+int pm_metrics__group(const struct pm_metrics *m, size_t i,
+		      struct pm_metrics_group *out)
 {
-	struct pm_table *t = pm_table__new();
-	struct mx_func **funcs;
-	size_t *order;
-	size_t nr, i, k;
-	int c_sym, c_dso, c_n, c_dis = -1, first_metric;
-	char line[256];
+	const struct mx_group *g;
 
-	mx_finish(m);	/* the metrics are known from here on */
-	order = pm_calloc(m->nr_metrics + 1, sizeof(*order));
-	for (i = 0; i < m->nr_metrics; i++)
-		order[i] = i;
-	if (layout == PM_METRICS_LAYOUT_ARM)
-		qsort_r(order, m->nr_metrics, sizeof(*order), cmp_arm, m);
-
-	c_sym = pm_table__add_col(t, "Symbol", "symbol", PM_COL_STRING);
-	c_dso = layout == PM_METRICS_LAYOUT_TEXT ?
-		pm_table__add_col(t, "DSO", "dso", PM_COL_STRING) : -1;
-	c_n = pm_table__add_col(t, "#", "samples", PM_COL_U64);
-	if (layout == PM_METRICS_LAYOUT_TEXT)
-		c_dis = pm_table__add_col(t, "DIS%", "discarded_pct", PM_COL_PERCENT);
-	first_metric = (int)pm_table__nr_columns(t);
-	for (k = 0; k < m->nr_metrics; k++) {
-		const struct mx_metric *x = &m->metrics[order[k]];
-
-		if (layout == PM_METRICS_LAYOUT_ARM && c_dis < 0 && x->arm_rank > 9)
-			c_dis = pm_table__add_col(t, "DIS%", "discarded_pct",
-						  PM_COL_PERCENT);
-		metric_column(t, x->name, false);
-		if (m->opts.ci)
-			metric_column(t, x->name, true);
-	}
-	if (c_dis < 0)
-		c_dis = pm_table__add_col(t, "DIS%", "discarded_pct", PM_COL_PERCENT);
-	if (c_dso < 0)
-		c_dso = pm_table__add_col(t, "DSO", "dso", PM_COL_STRING);
-
-	funcs = sorted(m, top, &nr);
-	for (i = 0; i < nr; i++) {
-		const struct mx_func *f = funcs[i];
-		size_t row = pm_table__add_row(t);
-		int col = first_metric;
-
-		pm_table__set_str(t, row, (size_t)c_sym, f->pub.sym_name);
-		pm_table__set_str(t, row, (size_t)c_dso, f->pub.dso_name);
-		pm_table__set_u64(t, row, (size_t)c_n, f->pub.samples);
-		if (f->pub.samples)
-			pm_table__set_double(t, row, (size_t)c_dis,
-					     100.0 * (double)f->pub.discarded /
-					     (double)f->pub.samples);
-		for (k = 0; k < m->nr_metrics; k++) {
-			double v, h;
-
-			if (col == c_dis)
-				col++;
-			if (!metric_at(m, f, &m->metrics[order[k]], &v, &h))
-				pm_table__set_double(t, row, (size_t)col, v);
-			col++;
-			if (m->opts.ci) {
-				if (!isnan(h))
-					pm_table__set_double(t, row, (size_t)col, h);
-				col++;
-			}
-		}
-	}
-	free(funcs);
-	free(order);
-	pm_metrics__summary_line(m, line, sizeof(line));
-	pm_table__set_title(t, "per-function metrics from sample windows");
-	pm_table__add_comment(t, "%s", line);
-	return t;
-}
-
-void pm_metrics__summary_line(struct pm_metrics *m, char *buf, size_t size)
-{
-	const struct pm_metrics_summary *s = pm_metrics__summary(m);
-
-	snprintf(buf, size,
-		 "windows used %" PRIu64 ", discarded %" PRIu64
-		 ", opening samples %" PRIu64 ", throttles %" PRIu64
-		 ", lost %" PRIu64 " (mode %s%s)",
-		 s->kept, s->discarded, s->opening, s->throttles,
-		 s->lost_records, pm_metrics_mode__name(s->mode),
-		 s->short_windows ? ", short windows" : "");
-}
-
-/* ---- JSON ------------------------------------------------------------ */
-
-void pm_metrics__json(struct pm_metrics *m, struct pm_json *j, size_t top)
-{
-	const struct pm_metrics_summary *s = pm_metrics__summary(m);
-	struct mx_func **funcs;
-	size_t nr, i, k;
-
-	pm_json__begin_object(j);
-	pm_json__kv_string(j, "mode", pm_metrics_mode__name(s->mode));
-	pm_json__kv_bool(j, "short_windows", s->short_windows);
-	pm_json__kv_u64(j, "windows", s->windows);
-	pm_json__kv_u64(j, "opening", s->opening);
-	pm_json__kv_u64(j, "samples", s->windows);
-	pm_json__kv_u64(j, "discarded", s->discarded);
-	pm_json__kv_u64(j, "kept", s->kept);
-	pm_json__kv_u64(j, "throttles", s->throttles);
-	pm_json__kv_u64(j, "lost", s->lost_records);
-	pm_json__key(j, "events");
-	pm_json__begin_array(j);
-	for (k = 0; k < m->nr_counters; k++)
-		pm_json__string(j, m->counters[k].name);
-	pm_json__end_array(j);
-	pm_json__key(j, "functions");
-	pm_json__begin_array(j);
-	funcs = sorted(m, top, &nr);
-	for (i = 0; i < nr; i++) {
-		const struct mx_func *f = funcs[i];
-
-		pm_json__begin_object(j);
-		pm_json__kv_string(j, "dso", f->pub.dso_name);
-		pm_json__kv_string(j, "symbol", f->pub.sym_name);
-		pm_json__kv_u64(j, "samples", f->pub.samples);
-		pm_json__kv_u64(j, "discarded", f->pub.discarded);
-		pm_json__key(j, "counts");
-		pm_json__begin_object(j);
-		for (k = 0; k < m->nr_counters; k++)
-			pm_json__kv_u64(j, m->counters[k].name, f->sums[k]);
-		pm_json__end_object(j);
-		pm_json__key(j, "metrics");
-		pm_json__begin_object(j);
-		for (k = 0; k < m->nr_metrics; k++) {
-			double v, h;
-
-			metric_at(m, f, &m->metrics[k], &v, &h);
-			pm_json__kv_double(j, m->metrics[k].name, v);
-		}
-		pm_json__end_object(j);
-		if (m->opts.ci) {
-			pm_json__key(j, "ci95");
-			pm_json__begin_object(j);
-			for (k = 0; k < m->nr_metrics; k++) {
-				double v, h;
-
-				metric_at(m, f, &m->metrics[k], &v, &h);
-				pm_json__key(j, m->metrics[k].name);
-				if (isnan(h)) {
-					pm_json__null(j);
-					continue;
-				}
-				pm_json__begin_array(j);
-				pm_json__double(j, v - h);
-				pm_json__double(j, v + h);
-				pm_json__end_array(j);
-			}
-			pm_json__end_object(j);
-		}
-		pm_json__end_object(j);
-	}
-	free(funcs);
-	pm_json__end_array(j);
-	pm_json__end_object(j);
+	mx_finish((struct pm_metrics *)m);
+	if (i >= m->nr_groups)
+		return -ENOENT;
+	g = &m->groups[i];
+	out->leader = m->events[g->leader].counter >= 0 ?
+		      m->counters[m->events[g->leader].counter].name : "?";
+	out->nr_events = g->nr;
+	out->timed = g->timed;
+	out->enabled = g->enabled;
+	out->running = g->running;
+	return 0;
 }

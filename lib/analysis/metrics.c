@@ -11,82 +11,38 @@
 #include <string.h>
 
 #include "metrics-internal.h"
+#include "pmprof/hash.h"
 #include "pmprof/records.h"
 #include "pmprof/util.h"
 
-static inline uint64_t mix64(uint64_t x)
+static uint64_t id_hash(const void *arg, size_t i)
 {
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
-/* ---- the open-address indexes ---------------------------------------- */
-
-typedef uint64_t (*mx_hash_fn)(const struct pm_metrics *m, size_t i);
-
-static uint64_t id_hash(const struct pm_metrics *m, size_t i)
-{
-	return mix64(m->ids[i].id);
+	return pm_hash64(((const struct mx_id *)arg)[i].id);
 }
 
 static uint64_t stream_key(uint64_t id, uint32_t tid)
 {
-	return mix64(id ^ ((uint64_t)tid << 32 | tid) * 0x9e3779b97f4a7c15ULL);
+	return pm_hash64(id ^ ((uint64_t)tid << 32 | tid) * 0x9e3779b97f4a7c15ULL);
 }
 
-static uint64_t stream_hash(const struct pm_metrics *m, size_t i)
+static uint64_t stream_hash(const void *arg, size_t i)
 {
-	return stream_key(m->streams[i].id, m->streams[i].tid);
+	const struct mx_stream *st = &((const struct mx_stream *)arg)[i];
+
+	return stream_key(st->id, st->tid);
 }
 
 static uint64_t func_key(const void *dso, const void *sym)
 {
-	return mix64((uint64_t)(uintptr_t)dso * 31 + (uint64_t)(uintptr_t)sym);
+	return pm_hash64((uint64_t)(uintptr_t)dso * 31 + (uint64_t)(uintptr_t)sym);
 }
 
-static uint64_t func_hash(const struct pm_metrics *m, size_t i)
+static uint64_t func_hash(const void *arg, size_t i)
 {
-	return func_key(m->funcs[i]->dso, m->funcs[i]->sym);
+	const struct mx_func *f = ((struct mx_func *const *)arg)[i];
+
+	return func_key(f->dso, f->sym);
 }
-
-/* Keep the load under one half; called before adding element nr. */
-static void index_reserve(struct pm_metrics *m, struct mx_index *ix,
-			  size_t nr, mx_hash_fn hash)
-{
-	size_t size, i;
-
-	if (ix->slots && (nr + 1) * 2 <= ix->mask + 1)
-		return;
-	size = ix->slots ? (ix->mask + 1) * 2 : 64;
-	free(ix->slots);
-	ix->slots = pm_calloc(size, sizeof(*ix->slots));
-	ix->mask = size - 1;
-	for (i = 0; i < nr; i++) {
-		size_t s = hash(m, i) & ix->mask;
-
-		while (ix->slots[s])
-			s = (s + 1) & ix->mask;
-		ix->slots[s] = (uint32_t)(i + 1);
-	}
-}
-
-/* The slot where h's probe ends: the element's, or the empty one. */
-#define INDEX_FIND(ix, h, match)					\
-	({								\
-		size_t _s = (h) & (ix)->mask;				\
-		while ((ix)->slots[_s]) {				\
-			size_t i = (ix)->slots[_s] - 1;			\
-			(void)i;					\
-			if (match)					\
-				break;					\
-			_s = (_s + 1) & (ix)->mask;			\
-		}							\
-		_s;							\
-	})
 
 /* ---- ids ----------------------------------------------------------- */
 
@@ -96,23 +52,18 @@ struct mx_id *mx_find_id(struct pm_metrics *m, uint64_t id, bool create)
 
 	if (m->last_id && m->ids[m->last_id - 1].id == id)
 		return &m->ids[m->last_id - 1];
-	if (!m->id_index.slots) {
-		if (!create)
-			return NULL;
-		index_reserve(m, &m->id_index, 0, id_hash);
-	}
-	s = INDEX_FIND(&m->id_index, mix64(id), m->ids[i].id == id);
-	if (m->id_index.slots[s]) {
-		m->last_id = m->id_index.slots[s];
+	s = PM_HASH_FIND(&m->id_index, pm_hash64(id), i, m->ids[i].id == id);
+	if (!pm_hash__empty(&m->id_index, s)) {
+		m->last_id = pm_hash__at(&m->id_index, s) + 1;
 		return &m->ids[m->last_id - 1];
 	}
 	if (!create)
 		return NULL;
-	index_reserve(m, &m->id_index, m->nr_ids, id_hash);
-	s = INDEX_FIND(&m->id_index, mix64(id), false);
+	pm_hash__reserve(&m->id_index, m->nr_ids, id_hash, m->ids);
+	s = PM_HASH_FIND(&m->id_index, pm_hash64(id), i, false);
 	PM_GROW(m->ids, m->alloc_ids, m->nr_ids + 1);
 	m->ids[m->nr_ids] = (struct mx_id){ .id = id, .event = -1 };
-	m->id_index.slots[s] = (uint32_t)++m->nr_ids;
+	pm_hash__set(&m->id_index, s, m->nr_ids++);
 	return &m->ids[m->nr_ids - 1];
 }
 
@@ -120,10 +71,10 @@ struct mx_id *mx_find_id(struct pm_metrics *m, uint64_t id, bool create)
 
 struct pm_metrics *pm_metrics__new(const struct pm_metrics_opts *opts)
 {
+	static const struct pm_metrics_opts defaults;
 	struct pm_metrics *m = pm_zalloc(sizeof(*m));
 
-	if (opts)
-		m->opts = *opts;
+	PM_OPTS_COPY(&m->opts, opts, defaults);
 	if (m->opts.arch)
 		m->arch = pm_strdup(m->opts.arch);
 	m->opts.arch = m->arch;
@@ -150,7 +101,7 @@ void pm_metrics__delete(struct pm_metrics *m)
 		free(f);
 	}
 	free(m->funcs);
-	free(m->func_index.slots);
+	pm_hash__release(&m->func_index);
 	for (g = 0; g < m->nr_groups; g++) {
 		free(m->groups[g].member);
 		free(m->groups[g].cache_id);
@@ -167,15 +118,16 @@ void pm_metrics__delete(struct pm_metrics *m)
 	}
 	free(m->events);
 	free(m->ids);
-	free(m->id_index.slots);
+	pm_hash__release(&m->id_index);
 	free(m->streams);
-	free(m->stream_index.slots);
+	pm_hash__release(&m->stream_index);
 	free(m->vals);
 	free(m->have);
 	free(m->cur);
 	free(m->cur_have);
 	free(m->delta);
 	free(m->arch);
+	free(m->cpuid);
 	free(m);
 }
 
@@ -186,7 +138,7 @@ int pm_metrics__add_event(struct pm_metrics *m, const struct pm_event *ev,
 	uint32_t k;
 
 	if (m->ready)
-		return pm_error__fmt(err, -EINVAL,
+		return pm_error__fmt(err, EINVAL,
 				     "metrics: event added after the first sample");
 	PM_GROW(m->events, m->alloc_events, m->nr_events + 1);
 	e = &m->events[m->nr_events];
@@ -238,6 +190,11 @@ int pm_metrics__add_reader_events(struct pm_metrics *m, struct pm_reader *r,
 		m->arch = pm_strdup(f->arch);
 		m->opts.arch = m->arch;
 	}
+	/* what the top-down formulas divide by (metrics-topdown.c) */
+	if (pm_features__pmu_cap(f, NULL, "slots"))
+		m->slots = (double)strtoul(pm_features__pmu_cap(f, NULL, "slots"), NULL, 0);
+	if (f->cpuid && !m->cpuid)
+		m->cpuid = pm_strdup(f->cpuid);
 	if (pm_features__has(f, PM_FEAT_GROUP_DESC))
 		m->described = true;
 	for (i = 0; i < pm_reader__nr_events(r); i++) {
@@ -296,28 +253,25 @@ static struct mx_func *find_func(struct pm_metrics *m,
 			return f;
 	}
 	h = func_key(dso, sym);
-	if (m->func_index.slots) {
-		s = INDEX_FIND(&m->func_index, h,
-			       m->funcs[i]->dso == dso && m->funcs[i]->sym == sym);
-		if (m->func_index.slots[s]) {
-			m->last_func = m->func_index.slots[s];
-			return m->funcs[m->last_func - 1];
-		}
+	s = PM_HASH_FIND(&m->func_index, h, i,
+			 m->funcs[i]->dso == dso && m->funcs[i]->sym == sym);
+	if (!pm_hash__empty(&m->func_index, s)) {
+		m->last_func = pm_hash__at(&m->func_index, s) + 1;
+		return m->funcs[m->last_func - 1];
 	}
-	index_reserve(m, &m->func_index, m->nr_funcs, func_hash);
-	s = INDEX_FIND(&m->func_index, h, false);
+	pm_hash__reserve(&m->func_index, m->nr_funcs, func_hash, m->funcs);
+	s = PM_HASH_FIND(&m->func_index, h, i, false);
 	f = pm_zalloc(sizeof(*f));
 	f->dso = dso;
 	f->sym = sym;
 	f->pub.dso_name = pm_strdup(loc && loc->dso_name ? loc->dso_name : "[unknown]");
 	f->pub.sym_name = pm_strdup(loc && loc->sym_name ? loc->sym_name : "[unknown]");
 	f->ev_sums = pm_calloc(m->nr_events + 1, sizeof(*f->ev_sums));
-	if (m->opts.ci)
-		f->fg = pm_calloc(m->nr_events + 1, sizeof(*f->fg));
+	f->fg = pm_calloc(m->nr_events + 1, sizeof(*f->fg));
 	m->sums_stale = true;
 	PM_GROW(m->funcs, m->alloc_funcs, m->nr_funcs + 1);
-	m->funcs[m->nr_funcs++] = f;
-	m->func_index.slots[s] = (uint32_t)m->nr_funcs;
+	m->funcs[m->nr_funcs] = f;
+	pm_hash__set(&m->func_index, s, m->nr_funcs++);
 	m->last_func = m->nr_funcs;
 	return f;
 }
@@ -337,16 +291,14 @@ static struct mx_stream *find_stream(struct pm_metrics *m, uint64_t id,
 			return st;
 	}
 	h = stream_key(id, tid);
-	if (m->stream_index.slots) {
-		s = INDEX_FIND(&m->stream_index, h,
-			       m->streams[i].id == id && m->streams[i].tid == tid);
-		if (m->stream_index.slots[s]) {
-			m->last_stream = m->stream_index.slots[s];
-			return &m->streams[m->last_stream - 1];
-		}
+	s = PM_HASH_FIND(&m->stream_index, h, i,
+			 m->streams[i].id == id && m->streams[i].tid == tid);
+	if (!pm_hash__empty(&m->stream_index, s)) {
+		m->last_stream = pm_hash__at(&m->stream_index, s) + 1;
+		return &m->streams[m->last_stream - 1];
 	}
-	index_reserve(m, &m->stream_index, m->nr_streams, stream_hash);
-	s = INDEX_FIND(&m->stream_index, h, false);
+	pm_hash__reserve(&m->stream_index, m->nr_streams, stream_hash, m->streams);
+	s = PM_HASH_FIND(&m->stream_index, h, i, false);
 	PM_GROW(m->streams, m->alloc_streams, m->nr_streams + 1);
 	st = &m->streams[m->nr_streams];
 	*st = (struct mx_stream){ .id = id, .tid = tid, .group = g,
@@ -355,7 +307,7 @@ static struct mx_stream *find_stream(struct pm_metrics *m, uint64_t id,
 	PM_GROW(m->have, m->alloc_have, m->nr_vals + m->groups[g].nr);
 	memset(m->have + m->nr_vals, 0, m->groups[g].nr);
 	m->nr_vals += m->groups[g].nr;
-	m->stream_index.slots[s] = (uint32_t)++m->nr_streams;
+	pm_hash__set(&m->stream_index, s, m->nr_streams++);
 	m->last_stream = m->nr_streams;
 	return st;
 }
@@ -438,12 +390,12 @@ static void charge(struct pm_metrics *m, struct mx_func *f, int gi)
 	m->sums_stale = true;
 	f->pub.kept++;
 	m->sum.kept++;
+	g->kept++;
+	f->fg[gi].n++;
 	if (!m->opts.ci)
 		return;
-	g->kept++;
 	if (!f->fg[gi].gram)
 		f->fg[gi].gram = pm_calloc(nr * nr, sizeof(double));
-	f->fg[gi].n++;
 	for (a = 0; a < nr; a++) {
 		double da = (double)m->delta[a];
 
@@ -549,6 +501,7 @@ int pm_metrics__sample(struct pm_metrics *m, const struct pm_sample *s,
 			m->opts.window(m->opts.window_arg, &w);
 		}
 	}
+	mx_count_time(m, st, s, &e->attr);
 	memcpy(prev, m->cur, nr * sizeof(*prev));
 	memcpy(prev_have, m->cur_have, nr);
 	st->started = true;
@@ -585,15 +538,21 @@ static void restart(struct pm_metrics *m, uint64_t id)
 	}
 }
 
-void pm_metrics__throttle(struct pm_metrics *m, uint64_t id)
+void pm_metrics__throttle(struct pm_metrics *m, uint64_t id, uint16_t misc)
 {
 	(void)id;
-	m->sum.throttles++;
+	if (misc & PM_MISC_PMPROF_STOP)
+		m->sum.burst_stops++;
+	else
+		m->sum.throttles++;
 }
 
-void pm_metrics__unthrottle(struct pm_metrics *m, uint64_t id)
+void pm_metrics__unthrottle(struct pm_metrics *m, uint64_t id, uint16_t misc)
 {
-	m->sum.unthrottles++;
+	if (misc & PM_MISC_PMPROF_STOP)
+		m->sum.burst_restarts++;
+	else
+		m->sum.unthrottles++;
 	restart(m, id);
 }
 
@@ -642,9 +601,9 @@ int pm_metrics__record(struct pm_metrics *m, struct pm_reader *r,
 		if (ret)
 			return ret;
 		if (rec->type == PM_RECORD_THROTTLE)
-			pm_metrics__throttle(m, t.id);
+			pm_metrics__throttle(m, t.id, rec->misc);
 		else
-			pm_metrics__unthrottle(m, t.id);
+			pm_metrics__unthrottle(m, t.id, rec->misc);
 		return 0;
 	case PM_RECORD_LOST:
 		ret = pm_rec__lost(r, rec, &l, err);

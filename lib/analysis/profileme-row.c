@@ -5,7 +5,7 @@
  */
 #include <inttypes.h>
 
-#include "pmprof/profileme.h"
+#include "pmprof/profileme_acc.h"
 #include "pmprof/strbuf.h"
 
 void pm_profileme_row__add(struct pm_profileme_row *r,

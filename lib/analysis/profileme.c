@@ -1,39 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The DCPI-style ProfileMe accumulator: sums each sample's status into
- * its row (symbol or instruction), one row set per SL1 value, and turns
- * the rows into tables and the JSON document of `pmprof profileme`.
+ * its row (symbol or instruction), one row set per SL1 value, and
+ * finishes into the report of `pmprof profileme`. No session here
+ * (profileme-view.c feeds it from one), so that it builds alone.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmprof/json.h"
-#include "pmprof/profileme.h"
-#include "pmprof/strbuf.h"
+#include "profileme-int.h"
 #include "pmprof/keymap.h"
+#include "pmprof/lookup.h"
+#include "pmprof/profileme_acc.h"
+#include "pmprof/report.h"
+#include "pmprof/strbuf.h"
 #include "pmprof/util.h"
 
-struct pm_profileme_acc {
-	char *arch;
-	struct pm_profileme_opts opts;
-	struct pm_keymap sets[4];	/* per SL1: struct pm_profileme_row * */
-	uint64_t samples;
-	uint64_t skipped[PM_PROFILEME__NR_STATUS];
-	size_t seq;
-};
 
 static const struct pm_profileme_opts default_opts;
 
-struct pm_profileme_acc *pm_profileme_acc__new(const char *arch,
-					       const struct pm_profileme_opts *opts)
+struct pm_profileme_acc *pm_profileme_acc__new(const struct pm_profileme_opts *opts)
 {
 	struct pm_profileme_acc *acc = pm_zalloc(sizeof(*acc));
 
-	acc->arch = arch ? pm_strdup(arch) : NULL;
-	acc->opts = opts ? *opts : default_opts;
+	PM_OPTS_COPY(&acc->opts, opts, default_opts);
+	acc->arch_set = acc->opts.arch != NULL;
+	acc->arch = acc->opts.arch ? pm_strdup(acc->opts.arch) : NULL;
+	acc->opts.arch = NULL;
 	return acc;
+}
+
+void pm_profileme_acc__set_arch(struct pm_profileme_acc *acc, const char *arch)
+{
+	if (acc->arch_set)
+		return;
+	acc->arch_set = true;
+	free(acc->arch);
+	acc->arch = arch ? pm_strdup(arch) : NULL;
 }
 
 static void free_row(struct pm_profileme_row *r)
@@ -58,6 +63,8 @@ void pm_profileme_acc__delete(struct pm_profileme_acc *acc)
 		pm_keymap__release(set);
 	}
 	free(acc->arch);
+	pm_strbuf__release(&acc->sym);
+	pm_strbuf__release(&acc->src);
 	free(acc);
 }
 
@@ -143,33 +150,29 @@ uint64_t pm_profileme_acc__skipped_by(const struct pm_profileme_acc *acc,
 	return (unsigned)why < PM_PROFILEME__NR_STATUS ? acc->skipped[why] : 0;
 }
 
+static const struct pm_name sort_names[] = {
+	{ "samples", PM_PROFILEME_SORT_SAMPLES },
+	{ "killed", PM_PROFILEME_SORT_KILLED },
+	{ "invalid", PM_PROFILEME_SORT_INVALID },
+	{ "mispr", PM_PROFILEME_SORT_MISPREDICTED },
+	{ "mispredicted", PM_PROFILEME_SORT_MISPREDICTED },
+	{ "taken", PM_PROFILEME_SORT_TAKEN },
+	{ "stall", PM_PROFILEME_SORT_STALLED },
+	{ "stalled", PM_PROFILEME_SORT_STALLED },
+	{ "pctr1", PM_PROFILEME_SORT_PCTR1 },
+	{ "pc", PM_PROFILEME_SORT_PC },
+	{ "symbol", PM_PROFILEME_SORT_SYMBOL },
+	PM_NAMES_END
+};
+
 int pm_profileme_sort__parse(const char *s, enum pm_profileme_sort *out)
 {
-	static const struct {
-		const char *name;
-		enum pm_profileme_sort sort;
-	} keys[] = {
-		{ "samples", PM_PROFILEME_SORT_SAMPLES },
-		{ "killed", PM_PROFILEME_SORT_KILLED },
-		{ "invalid", PM_PROFILEME_SORT_INVALID },
-		{ "mispr", PM_PROFILEME_SORT_MISPREDICTED },
-		{ "mispredicted", PM_PROFILEME_SORT_MISPREDICTED },
-		{ "taken", PM_PROFILEME_SORT_TAKEN },
-		{ "stall", PM_PROFILEME_SORT_STALLED },
-		{ "stalled", PM_PROFILEME_SORT_STALLED },
-		{ "pctr1", PM_PROFILEME_SORT_PCTR1 },
-		{ "pc", PM_PROFILEME_SORT_PC },
-		{ "symbol", PM_PROFILEME_SORT_SYMBOL },
-	};
-	size_t i;
+	int v = pm_name__value(sort_names, s);
 
-	for (i = 0; s && i < PM_ARRAY_SIZE(keys); i++) {
-		if (!strcmp(s, keys[i].name)) {
-			*out = keys[i].sort;
-			return 0;
-		}
-	}
-	return -1;
+	if (v < 0)
+		return -1;
+	*out = (enum pm_profileme_sort)v;
+	return 0;
 }
 
 /* a/sa against b/sb without rounding: cross-multiply in 128 bits. */
@@ -179,18 +182,6 @@ static int cmp_rate(uint64_t a, uint64_t sa, uint64_t b, uint64_t sb)
 	unsigned __int128 r = (unsigned __int128)b * sa;
 
 	return l < r ? -1 : l > r;
-}
-
-static int cmp_str_nulls_last(const char *a, const char *b)
-{
-	if (!a || !b)
-		return (a == NULL) - (b == NULL);
-	return strcmp(a, b);
-}
-
-static int cmp_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? -1 : a > b;
 }
 
 static int cmp_rows(const void *pa, const void *pb, void *arg)
@@ -225,18 +216,18 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	case PM_PROFILEME_SORT_PC:
 		r = (int)a->pal - (int)b->pal;
 		if (!r)
-			r = cmp_u64(a->pc, b->pc);
+			r = pm_cmp_u64(a->pc, b->pc);
 		break;
 	case PM_PROFILEME_SORT_SYMBOL:
-		r = cmp_str_nulls_last(a->dso, b->dso);
+		r = pm_cmp_str_nulls_last(a->dso, b->dso);
 		if (!r)
-			r = cmp_str_nulls_last(a->symbol, b->symbol);
+			r = pm_cmp_str_nulls_last(a->symbol, b->symbol);
 		break;
 	}
 	if (!r)
-		r = -cmp_u64(a->samples, b->samples);
+		r = -pm_cmp_u64(a->samples, b->samples);
 	if (!r)
-		r = cmp_u64(a->seq, b->seq);	/* unique: a total order */
+		r = pm_cmp_u64(a->seq, b->seq);	/* unique: a total order */
 	return r;
 }
 
@@ -260,11 +251,6 @@ pm_profileme_acc__rows(const struct pm_profileme_acc *acc, unsigned sl1,
 	return rows;
 }
 
-static size_t shown(const struct pm_profileme_acc *acc, size_t nr)
-{
-	return acc->opts.top && acc->opts.top < nr ? acc->opts.top : nr;
-}
-
 static double pct(uint64_t n, uint64_t d)
 {
 	return d ? 100.0 * (double)n / (double)d : 0.0;
@@ -278,228 +264,195 @@ static void pc_text(const struct pm_profileme_row *r, struct pm_strbuf *sb)
 		pm_strbuf__addf(sb, "0x%016" PRIx64, r->pc);
 }
 
-struct cols {
-	int sl1, samples, killed, invalid, mispr, taken, stall, pctr1;
-	int pc, dso, symbol, srcline, traps;
-};
-
-static bool any_srcline(const struct pm_profileme_acc *acc, int sl1)
+static bool any_srcline(const struct pm_profileme_acc *acc, unsigned sl1)
 {
-	unsigned s;
-	size_t i;
+	const struct pm_keymap *set = &acc->sets[sl1];
 
 	if (acc->opts.view != PM_PROFILEME_BY_PC)
 		return false;
-	for (s = 0; s < 4; s++) {
-		if (sl1 >= 0 && (unsigned)sl1 != s)
-			continue;
-		for (i = 0; i < acc->sets[s].nr; i++) {
-			if (((const struct pm_profileme_row *)acc->sets[s].values[i])->srcline)
-				return true;
-		}
-	}
+	for (size_t i = 0; i < set->nr; i++)
+		if (((const struct pm_profileme_row *)set->values[i])->srcline)
+			return true;
 	return false;
 }
 
-static int add_pct(struct pm_table *t, const char *name, const char *key)
-{
-	struct pm_table_column c = { .name = name, .key = key,
-				     .type = PM_COL_PERCENT, .digits = 1 };
+/* The counts JSON gives, beside the rates the table shows. */
+enum { K_KILLED, K_INVALID, K_MISPR, K_TAKEN, K_STALLED, K__NR };
 
+static const struct {
+	const char *json, *name, *key;
+} kinds[K__NR] = {
+	[K_KILLED] = { "killed", "killed%", "killed_pct" },
+	[K_INVALID] = { "invalid", "invalid%", "invalid_pct" },
+	[K_MISPR] = { "mispredicted", "mispr%", "mispredicted_pct" },
+	[K_TAKEN] = { "taken", "taken%", "taken_pct" },
+	[K_STALLED] = { "stalled", "stall%", "stalled_pct" },
+};
+
+struct cols {
+	int dso, symbol, pc, srcline, samples, count[K__NR], pctr1_sum;
+	int rate[K__NR], mean, tpc, tdso, tsymbol, tsrcline, traps;
+	int trap[PM_TRAP__NR];
+};
+
+static int add(struct pm_table *t, const char *name, const char *key,
+	       enum pm_table_type type, unsigned show, unsigned flags)
+{
+	struct pm_table_column c = { .name = name, .key = key, .type = type,
+				     .show = show, .flags = flags };
+
+	if (show == PM_SHOW_TABLE && type == PM_COL_STRING)
+		c.null_text = "[unknown]";
 	return pm_table__add_column(t, &c);
 }
 
 static void add_columns(struct pm_table *t, const struct pm_profileme_acc *acc,
-			int sl1, struct cols *c)
+			unsigned sl1, struct cols *c)
 {
 	struct pm_table_column mean = { .name = "pctr1", .key = "pctr1_mean",
 					.type = PM_COL_DOUBLE, .digits = 1 };
+	bool by_pc = acc->opts.view == PM_PROFILEME_BY_PC;
+	size_t k;
 
-	c->sl1 = c->pc = c->srcline = -1;
-	if (sl1 < 0)
-		c->sl1 = pm_table__add_col(t, "sl1", NULL, PM_COL_U64);
-	c->samples = pm_table__add_col(t, "samples", NULL, PM_COL_U64);
-	c->killed = add_pct(t, "killed%", "killed_pct");
-	c->invalid = add_pct(t, "invalid%", "invalid_pct");
-	c->mispr = add_pct(t, "mispr%", "mispredicted_pct");
-	c->taken = add_pct(t, "taken%", "taken_pct");
-	c->stall = add_pct(t, "stall%", "stalled_pct");
-	c->pctr1 = pm_table__add_column(t, &mean);
-	if (acc->opts.view == PM_PROFILEME_BY_PC)
-		c->pc = pm_table__add_col(t, "pc", NULL, PM_COL_STRING);
-	c->dso = pm_table__add_col(t, "dso", NULL, PM_COL_STRING);
-	c->symbol = pm_table__add_col(t, "symbol", NULL, PM_COL_STRING);
-	if (any_srcline(acc, sl1))
-		c->srcline = pm_table__add_col(t, "srcline", NULL, PM_COL_STRING);
-	c->traps = pm_table__add_col(t, "traps", NULL, PM_COL_STRING);
+	c->pc = c->srcline = c->tpc = c->tsrcline = -1;
+	c->dso = add(t, "dso", NULL, PM_COL_STRING, PM_SHOW_JSON, PM_COLF_KEY);
+	c->symbol = add(t, "symbol", NULL, PM_COL_STRING, PM_SHOW_JSON, PM_COLF_KEY);
+	if (by_pc) {
+		c->pc = add(t, "pc", NULL, PM_COL_STRING, PM_SHOW_JSON, PM_COLF_KEY);
+		c->srcline = add(t, "srcline", NULL, PM_COL_STRING, PM_SHOW_JSON, 0);
+	}
+	c->samples = add(t, "samples", NULL, PM_COL_U64, 0, 0);
+	for (k = 0; k < K__NR; k++)
+		c->count[k] = add(t, kinds[k].json, NULL, PM_COL_U64, PM_SHOW_JSON, 0);
+	c->pctr1_sum = add(t, "pctr1_sum", NULL, PM_COL_U64, PM_SHOW_JSON, 0);
+	for (k = 0; k < K__NR; k++) {
+		struct pm_table_column r = { .name = kinds[k].name,
+					     .key = kinds[k].key,
+					     .type = PM_COL_PERCENT, .digits = 1,
+					     .show = PM_SHOW_TABLE };
+
+		c->rate[k] = pm_table__add_column(t, &r);
+	}
+	c->mean = pm_table__add_column(t, &mean);
+	if (by_pc)
+		c->tpc = add(t, "pc", NULL, PM_COL_STRING, PM_SHOW_TABLE, 0);
+	c->tdso = add(t, "dso", NULL, PM_COL_STRING, PM_SHOW_TABLE, 0);
+	c->tsymbol = add(t, "symbol", NULL, PM_COL_STRING, PM_SHOW_TABLE, 0);
+	if (any_srcline(acc, sl1)) {
+		struct pm_table_column src = { .name = "srcline",
+					       .type = PM_COL_STRING,
+					       .show = PM_SHOW_TABLE };
+
+		c->tsrcline = pm_table__add_column(t, &src);
+	}
+	c->traps = add(t, "traps", NULL, PM_COL_STRING, PM_SHOW_TABLE, 0);
+	for (k = 0; k < PM_TRAP__NR; k++) {
+		struct pm_table_column tc = {
+			.name = pm_profileme_trap__name((enum pm_profileme_trap)k),
+			.type = PM_COL_U64, .show = PM_SHOW_JSON,
+			.flags = PM_COLF_OPTIONAL, .group = "traps",
+		};
+
+		c->trap[k] = pm_table__add_column(t, &tc);
+	}
 }
 
-static void add_rows(struct pm_table *t, const struct pm_profileme_acc *acc,
-		     unsigned sl1, const struct cols *c)
+static void add_row(struct pm_table *t, const struct pm_profileme_row *r,
+		    const struct cols *c, struct pm_strbuf *sb)
+{
+	const uint64_t count[K__NR] = {
+		[K_KILLED] = r->killed, [K_INVALID] = r->invalid,
+		[K_MISPR] = r->mispredicted, [K_TAKEN] = r->taken,
+		[K_STALLED] = r->stalled,
+	};
+	size_t n = pm_table__add_row(t), k;
+
+	pm_table__set_str(t, n, (size_t)c->dso, r->dso);
+	pm_table__set_str(t, n, (size_t)c->symbol, r->symbol);
+	pm_strbuf__reset(sb);
+	pc_text(r, sb);
+	if (c->pc >= 0) {
+		pm_table__set_str(t, n, (size_t)c->pc, pm_strbuf__str(sb));
+		pm_table__set_str(t, n, (size_t)c->tpc, pm_strbuf__str(sb));
+		pm_table__set_str(t, n, (size_t)c->srcline, r->srcline);
+	}
+	pm_table__set_u64(t, n, (size_t)c->samples, r->samples);
+	for (k = 0; k < K__NR; k++) {
+		pm_table__set_u64(t, n, (size_t)c->count[k], count[k]);
+		pm_table__set_double(t, n, (size_t)c->rate[k],
+				     pct(count[k], r->samples));
+	}
+	pm_table__set_u64(t, n, (size_t)c->pctr1_sum, r->pctr1_sum);
+	pm_table__set_double(t, n, (size_t)c->mean,
+			     (double)r->pctr1_sum / (double)r->samples);
+	pm_table__set_str(t, n, (size_t)c->tdso, r->dso);
+	pm_table__set_str(t, n, (size_t)c->tsymbol, r->symbol);
+	if (c->tsrcline >= 0 && r->srcline)
+		pm_table__set_str(t, n, (size_t)c->tsrcline, r->srcline);
+	pm_strbuf__reset(sb);
+	pm_profileme_row__traps(r, sb);
+	pm_table__set_str(t, n, (size_t)c->traps, pm_strbuf__str(sb));
+	for (k = 0; k < PM_TRAP__NR; k++)
+		if (r->traps[k])
+			pm_table__set_u64(t, n, (size_t)c->trap[k], r->traps[k]);
+}
+
+static struct pm_table *build_table(const struct pm_profileme_acc *acc,
+				    unsigned sl1)
 {
 	struct pm_strbuf sb = PM_STRBUF_INIT;
 	const struct pm_profileme_row **rows;
-	size_t nr, i, n;
+	struct pm_table *t = pm_table__new();
+	struct cols c;
+	size_t nr, i;
 
+	pm_table__set_caption(t, "pctr1 counts %s:", pm_profileme_pctr1__name(sl1));
+	pm_table__set_flags(t, PM_TABLE_OMIT_EMPTY);
+	pm_summary__add_u64(pm_table__summary(t), "sl1", NULL, sl1);
+	pm_summary__add_str(pm_table__summary(t), "pctr1", NULL,
+			    pm_profileme_pctr1__name(sl1));
+	add_columns(t, acc, sl1, &c);
 	rows = pm_profileme_acc__rows(acc, sl1, &nr);
-	for (i = 0; i < shown(acc, nr); i++) {
-		const struct pm_profileme_row *r = rows[i];
-
-		n = pm_table__add_row(t);
-		if (c->sl1 >= 0)
-			pm_table__set_u64(t, n, (size_t)c->sl1, sl1);
-		pm_table__set_u64(t, n, (size_t)c->samples, r->samples);
-		pm_table__set_double(t, n, (size_t)c->killed, pct(r->killed, r->samples));
-		pm_table__set_double(t, n, (size_t)c->invalid, pct(r->invalid, r->samples));
-		pm_table__set_double(t, n, (size_t)c->mispr,
-				     pct(r->mispredicted, r->samples));
-		pm_table__set_double(t, n, (size_t)c->taken, pct(r->taken, r->samples));
-		pm_table__set_double(t, n, (size_t)c->stall, pct(r->stalled, r->samples));
-		pm_table__set_double(t, n, (size_t)c->pctr1,
-				     (double)r->pctr1_sum / (double)r->samples);
-		if (c->pc >= 0) {
-			pm_strbuf__reset(&sb);
-			pc_text(r, &sb);
-			pm_table__set_str(t, n, (size_t)c->pc, pm_strbuf__str(&sb));
-		}
-		pm_table__set_str(t, n, (size_t)c->dso, r->dso ? r->dso : "[unknown]");
-		pm_table__set_str(t, n, (size_t)c->symbol,
-				  r->symbol ? r->symbol : "[unknown]");
-		if (c->srcline >= 0)
-			pm_table__set_str(t, n, (size_t)c->srcline, r->srcline);
-		pm_strbuf__reset(&sb);
-		pm_profileme_row__traps(r, &sb);
-		pm_table__set_str(t, n, (size_t)c->traps, pm_strbuf__str(&sb));
-	}
+	for (i = 0; i < nr; i++)
+		add_row(t, rows[i], &c, &sb);
 	free(rows);
 	pm_strbuf__release(&sb);
-}
-
-struct pm_table *pm_profileme_acc__table(const struct pm_profileme_acc *acc,
-					 int sl1)
-{
-	struct pm_table *t;
-	struct cols c;
-	unsigned s;
-
-	if (sl1 > 3 || (sl1 >= 0 && !acc->sets[sl1].nr))
-		return NULL;
-	t = pm_table__new();
-	add_columns(t, acc, sl1, &c);
-	for (s = 0; s < 4; s++) {
-		if (sl1 < 0 || (unsigned)sl1 == s)
-			add_rows(t, acc, s, &c);
-	}
 	return t;
 }
 
-static void write_row_json(const struct pm_profileme_acc *acc,
-			   const struct pm_profileme_row *r, struct pm_json *j)
+struct pm_table *pm_profileme_acc__table(const struct pm_profileme_acc *acc,
+					 unsigned sl1)
 {
-	struct pm_strbuf sb = PM_STRBUF_INIT;
-	size_t k;
-
-	pm_json__begin_object(j);
-	pm_json__kv_string(j, "dso", r->dso);
-	pm_json__kv_string(j, "symbol", r->symbol);
-	if (acc->opts.view == PM_PROFILEME_BY_PC) {
-		pc_text(r, &sb);
-		pm_json__kv_string(j, "pc", pm_strbuf__str(&sb));
-		pm_json__kv_string(j, "srcline", r->srcline);
-	}
-	pm_json__kv_u64(j, "samples", r->samples);
-	pm_json__kv_u64(j, "killed", r->killed);
-	pm_json__kv_u64(j, "invalid", r->invalid);
-	pm_json__kv_u64(j, "mispredicted", r->mispredicted);
-	pm_json__kv_u64(j, "taken", r->taken);
-	pm_json__kv_u64(j, "stalled", r->stalled);
-	pm_json__kv_u64(j, "pctr1_sum", r->pctr1_sum);
-	pm_json__kv_double(j, "pctr1_mean", (double)r->pctr1_sum / (double)r->samples);
-	pm_json__key(j, "traps");
-	pm_json__begin_object(j);
-	for (k = 0; k < PM_TRAP__NR; k++) {
-		if (r->traps[k])
-			pm_json__kv_u64(j, pm_profileme_trap__name(
-						(enum pm_profileme_trap)k),
-					r->traps[k]);
-	}
-	pm_json__end_object(j);
-	pm_json__end_object(j);
-	pm_strbuf__release(&sb);
+	if (sl1 > 3 || !acc->sets[sl1].nr)
+		return NULL;
+	return build_table(acc, sl1);
 }
 
-void pm_profileme_acc__write_json(const struct pm_profileme_acc *acc,
-				  struct pm_json *j)
+int pm_profileme_acc__finish(struct pm_profileme_acc *acc,
+			     struct pm_report **out)
 {
-	const struct pm_profileme_row **rows;
-	size_t nr, i;
+	static const struct pm_table_column sl1 = {
+		.name = "sl1", .type = PM_COL_U64,
+	};
+	struct pm_report *rep = pm_report__new();
+	struct pm_summary *sum = pm_report__summary(rep);
 	unsigned s;
 
-	pm_json__begin_object(j);
-	pm_json__kv_u64(j, "samples", acc->samples);
-	pm_json__kv_u64(j, "skipped", pm_profileme_acc__skipped(acc));
-	pm_json__kv_string(j, "view", acc->opts.view == PM_PROFILEME_BY_PC ?
-			   "pc" : "symbol");
-	pm_json__key(j, "tables");
-	pm_json__begin_array(j);
-	for (s = 0; s < 4; s++) {
-		rows = pm_profileme_acc__rows(acc, s, &nr);
-		if (!rows)
-			continue;
-		pm_json__begin_object(j);
-		pm_json__kv_u64(j, "sl1", s);
-		pm_json__kv_string(j, "pctr1", pm_profileme_pctr1__name(s));
-		pm_json__key(j, "rows");
-		pm_json__begin_array(j);
-		for (i = 0; i < shown(acc, nr); i++)
-			write_row_json(acc, rows[i], j);
-		pm_json__end_array(j);
-		pm_json__end_object(j);
-		free(rows);
-	}
-	pm_json__end_array(j);
-	pm_json__end_object(j);
-}
-
-int pm_profileme_acc__render(const struct pm_profileme_acc *acc, FILE *out,
-			     enum pm_table_format format)
-{
-	struct pm_table *t;
-	struct pm_json j;
-	unsigned s;
-	int err = 0;
-
-	switch (format) {
-	case PM_TABLE_TEXT:
-		fprintf(out, "%" PRIu64 " ProfileMe samples, %" PRIu64
-			" without ProfileMe data\n", acc->samples,
-			pm_profileme_acc__skipped(acc));
-		for (s = 0; s < 4 && !err; s++) {
-			t = pm_profileme_acc__table(acc, (int)s);
-			if (!t)
-				continue;
-			fprintf(out, "\npctr1 counts %s:\n",
-				pm_profileme_pctr1__name(s));
-			err = pm_table__render(t, out, format, NULL);
-			pm_table__delete(t);
-		}
-		break;
-	case PM_TABLE_JSON:
-		pm_json__init(&j, out);
-		pm_profileme_acc__write_json(acc, &j);
-		putc('\n', out);
-		break;
-	case PM_TABLE_CSV:
-	case PM_TABLE_TSV:
-	case PM_TABLE_HTML:
-		t = pm_profileme_acc__table(acc, -1);
-		err = pm_table__render(t, out, format, NULL);
-		pm_table__delete(t);
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (!err && ferror(out))
-		err = -EIO;
-	return err;
+	pm_summary__add_u64(sum, "samples", NULL, acc->samples);
+	pm_summary__add_u64(sum, "skipped", NULL, pm_profileme_acc__skipped(acc));
+	pm_summary__add_str(sum, "view", NULL,
+			    acc->opts.view == PM_PROFILEME_BY_PC ? "pc" : "symbol");
+	pm_report__add_note(rep, "%" PRIu64 " ProfileMe samples, %" PRIu64
+			    " without ProfileMe data", acc->samples,
+			    pm_profileme_acc__skipped(acc));
+	pm_report__set_tables_key(rep, "tables");
+	pm_report__set_merge_column(rep, &sl1, true);
+	for (s = 0; s < 4; s++)
+		if (acc->sets[s].nr)
+			pm_report__add_table(rep, build_table(acc, s));
+	/* No table for text and JSON, but CSV and TSV still get columns. */
+	if (!pm_report__nr_tables(rep))
+		pm_report__add_table(rep, build_table(acc, 0));
+	*out = rep;
+	return 0;
 }

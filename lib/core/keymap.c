@@ -3,54 +3,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmprof/hash.h"
 #include "pmprof/keymap.h"
 #include "pmprof/strbuf.h"
 #include "pmprof/util.h"
 
-/* FNV-1a: short keys, no adversary; good enough to spread the slots. */
-static uint64_t hash(const char *p, size_t n)
+static uint64_t key_hash(const void *arg, size_t i)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	const struct pm_keymap *m = arg;
 
-	while (n--) {
-		h ^= (unsigned char)*p++;
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-static void rehash(struct pm_keymap *m, size_t nr_slots)
-{
-	size_t i;
-
-	free(m->slots);
-	m->slots = pm_calloc(nr_slots, sizeof(*m->slots));
-	m->nr_slots = nr_slots;
-	for (i = 0; i < m->nr; i++) {
-		size_t s = hash(m->keys[i], m->key_len[i]) & (nr_slots - 1);
-
-		while (m->slots[s])
-			s = (s + 1) & (nr_slots - 1);
-		m->slots[s] = i + 1;
-	}
+	return pm_hash_bytes(m->keys[i], m->key_len[i]);
 }
 
 void **pm_keymap__findnew(struct pm_keymap *m, const void *key, size_t len,
 			  bool *is_new)
 {
-	size_t s;
+	uint64_t h = pm_hash_bytes(key, len);
+	size_t s = PM_HASH_FIND(&m->index, h, i,
+				m->key_len[i] == len && !memcmp(m->keys[i], key, len));
 
 	*is_new = false;
-	if ((m->nr + 1) * 2 > m->nr_slots)
-		rehash(m, m->nr_slots ? m->nr_slots * 2 : 64);
-	s = hash(key, len) & (m->nr_slots - 1);
-	while (m->slots[s]) {
-		size_t i = m->slots[s] - 1;
-
-		if (m->key_len[i] == len && !memcmp(m->keys[i], key, len))
-			return &m->values[i];
-		s = (s + 1) & (m->nr_slots - 1);
-	}
+	if (!pm_hash__empty(&m->index, s))
+		return &m->values[pm_hash__at(&m->index, s)];
+	pm_hash__reserve(&m->index, m->nr, key_hash, m);
+	s = PM_HASH_FIND(&m->index, h, i, false);
 	PM_GROW(m->values, m->alloc, m->nr + 1);
 	/* keys and key_len grow with values: same alloc, kept in step. */
 	m->keys = pm_reallocarray(m->keys, m->alloc, sizeof(*m->keys));
@@ -59,7 +35,7 @@ void **pm_keymap__findnew(struct pm_keymap *m, const void *key, size_t len,
 	memcpy(m->keys[m->nr], key, len);
 	m->key_len[m->nr] = len;
 	m->values[m->nr] = NULL;
-	m->slots[s] = m->nr + 1;
+	pm_hash__set(&m->index, s, m->nr);
 	*is_new = true;
 	return &m->values[m->nr++];
 }
@@ -73,7 +49,7 @@ void pm_keymap__release(struct pm_keymap *m)
 	free(m->keys);
 	free(m->key_len);
 	free(m->values);
-	free(m->slots);
+	pm_hash__release(&m->index);
 	memset(m, 0, sizeof(*m));
 }
 

@@ -228,14 +228,14 @@ int pm_outfile__open(struct pm_outfile **out, const char *path,
 		     const struct pm_outfile_opts *opts,
 		     struct pm_error *err)
 {
-	struct pm_outfile_opts o = { 0 };
+	static const struct pm_outfile_opts defaults;
+	struct pm_outfile_opts o;
 	struct pm_outfile *f;
 	struct stat st;
 	bool exists;
 
 	*out = NULL;
-	if (opts)
-		memcpy(&o, opts, PM_MIN(opts->sz, sizeof(o)));
+	PM_OPTS_COPY(&o, opts, defaults);
 	f = pm_zalloc(sizeof(*f));
 	f->fd = -1;
 	f->keep_old = o.keep_old;

@@ -5,10 +5,26 @@
 
 #include "pmprof/util.h"
 
+static void default_oom(size_t n)
+{
+	(void)n;
+	abort();
+}
+
+static pm_oom_fn oom_handler = default_oom;
+
+pm_oom_fn pm_set_oom_handler(pm_oom_fn fn)
+{
+	pm_oom_fn old = oom_handler;
+
+	oom_handler = fn ? fn : default_oom;
+	return old;
+}
+
 static void *oom(size_t n)
 {
-	fprintf(stderr, "pmprof: out of memory allocating %zu bytes\n", n);
-	abort();
+	oom_handler(n);
+	abort();	/* a handler must not return */
 }
 
 void *pm_malloc(size_t n)
@@ -69,4 +85,27 @@ void pm_grow(void **arr, size_t *alloc, size_t need, size_t sz)
 		n = n > SIZE_MAX / 2 ? need : n * 2;
 	*arr = pm_reallocarray(*arr, n, sz);
 	*alloc = n;
+}
+
+int pm_cmp_str_nulls_last(const char *a, const char *b)
+{
+	if (!a || !b)
+		return (a == NULL) - (b == NULL);
+	return strcmp(a, b);
+}
+
+void pm_opts__copy(void *dst, size_t size, const void *src,
+		   const void *defaults)
+{
+	size_t n = size;
+
+	memcpy(dst, defaults, size);
+	if (src) {
+		size_t sz = *(const size_t *)src;
+
+		if (sz && sz < n)
+			n = sz;
+		memcpy(dst, src, n);
+	}
+	*(size_t *)dst = size;
 }

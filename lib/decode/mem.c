@@ -218,26 +218,93 @@ void pm_mem_src__format(const struct pm_mem_src *m, struct pm_strbuf *sb)
 	pm_mem_src__blk_str(m, sb);
 }
 
+/* The description-building fields, as text getters for the field list. */
+static const char *op_text(const struct pm_mem_src *m, struct pm_strbuf *sb)
+{
+	(void)sb;
+	return pm_mem_src__op(m);
+}
+
+static const char *tlb_text(const struct pm_mem_src *m, struct pm_strbuf *sb)
+{
+	(void)sb;
+	return pm_mem_src__tlb(m);
+}
+
+static const char *lock_text(const struct pm_mem_src *m, struct pm_strbuf *sb)
+{
+	(void)sb;
+	return pm_mem_src__lock(m);
+}
+
+static const char *lvl_num_text(const struct pm_mem_src *m, struct pm_strbuf *sb)
+{
+	(void)sb;
+	return pm_mem_lvl_num__name(m->lvl_num);
+}
+
+static const char *hops_text(const struct pm_mem_src *m, struct pm_strbuf *sb)
+{
+	(void)sb;
+	return pm_mem_hops__name(m->hops);
+}
+
+#define DESCRIBED(name, fn)						\
+	static const char *name(const struct pm_mem_src *m,		\
+				struct pm_strbuf *sb)			\
+	{								\
+		size_t at = sb->len;					\
+									\
+		fn(m, sb);						\
+		return sb->buf + at;					\
+	}
+DESCRIBED(dtlb_text, pm_mem_src__tlb_str)
+DESCRIBED(level_text, pm_mem_src__level_str)
+DESCRIBED(snoop_text, pm_mem_src__snoop_str)
+DESCRIBED(blk_text, pm_mem_src__blk_str)
+
+static bool remote_flag(const struct pm_mem_src *m)
+{
+	return m->remote;
+}
+
+const struct pm_mem_field pm_mem_fields[PM_MEM_NR_FIELDS] = {
+	{ .name = "op", .text = op_text },
+	{ .name = "tlb", .text = tlb_text },
+	{ .name = "dtlb", .text = dtlb_text },
+	{ .name = "level", .text = level_text },
+	{ .name = "lvl_num", .detail = true, .text = lvl_num_text },
+	{ .name = "snoop", .text = snoop_text },
+	{ .name = "lock", .text = lock_text },
+	{ .name = "blk", .text = blk_text },
+	{ .name = "hops", .detail = true, .text = hops_text },
+	{ .name = "remote", .detail = true, .is_flag = true, .flag = remote_flag },
+};
+
 void pm_mem_src__json_fields(const struct pm_mem_src *m, struct pm_json *j)
 {
 	struct pm_strbuf sb = PM_STRBUF_INIT;
+	size_t i;
 
-	pm_json__kv_string(j, "op", pm_mem_src__op(m));
-	pm_json__kv_string(j, "tlb", pm_mem_src__tlb(m));
-	pm_mem_src__tlb_str(m, &sb);
-	pm_json__kv_string(j, "dtlb", pm_strbuf__str(&sb));
-	pm_strbuf__reset(&sb);
-	pm_mem_src__level_str(m, &sb);
-	pm_json__kv_string(j, "level", pm_strbuf__str(&sb));
-	pm_json__kv_string(j, "lvl_num", pm_mem_lvl_num__name(m->lvl_num));
-	pm_strbuf__reset(&sb);
-	pm_mem_src__snoop_str(m, &sb);
-	pm_json__kv_string(j, "snoop", pm_strbuf__str(&sb));
-	pm_json__kv_string(j, "lock", pm_mem_src__lock(m));
-	pm_strbuf__reset(&sb);
-	pm_mem_src__blk_str(m, &sb);
-	pm_json__kv_string(j, "blk", pm_strbuf__str(&sb));
-	pm_json__kv_string(j, "hops", pm_mem_hops__name(m->hops));
-	pm_json__kv_bool(j, "remote", m->remote);
+	for (i = 0; i < PM_MEM_NR_FIELDS; i++) {
+		const struct pm_mem_field *f = &pm_mem_fields[i];
+
+		pm_strbuf__reset(&sb);
+		if (f->is_flag)
+			pm_json__kv_bool(j, f->name, f->flag(m));
+		else
+			pm_json__kv_string(j, f->name, f->text(m, &sb));
+	}
 	pm_strbuf__release(&sb);
+}
+
+bool pm_mem_src__is_na(const struct pm_mem_src *m)
+{
+	return (m->op | PM_MEM_OP_NA) == PM_MEM_OP_NA &&
+	       (m->lvl | PM_MEM_LVL_NA) == PM_MEM_LVL_NA &&
+	       (!m->lvl_num || m->lvl_num == PM_MEM_LVLNUM_NA) &&
+	       (m->snoop | PM_MEM_SNOOP_NA) == PM_MEM_SNOOP_NA && !m->snoopx &&
+	       (m->lock | PM_MEM_LOCK_NA) == PM_MEM_LOCK_NA &&
+	       (m->dtlb | PM_MEM_TLB_NA) == PM_MEM_TLB_NA &&
+	       (m->blk | PM_MEM_BLK_NA) == PM_MEM_BLK_NA && !m->hops && !m->remote;
 }

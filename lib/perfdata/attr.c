@@ -263,3 +263,20 @@ void pm_attr__encode(const struct pm_attr *attr, void *buf, size_t size,
 		pm_store64(b + HF_OFFSET, v, swap);
 	}
 }
+
+static const char *const flag_names[PM_ATTR_NR_FLAG_BITS] = {
+	"disabled", "inherit", "pinned", "exclusive", "exclude_user",
+	"exclude_kernel", "exclude_hv", "exclude_idle", "mmap", "comm",
+	"freq", "inherit_stat", "enable_on_exec", "task", "watermark",
+	"precise_ip", "precise_ip", "mmap_data", "sample_id_all",
+	"exclude_host", "exclude_guest", "exclude_callchain_kernel",
+	"exclude_callchain_user", "mmap2", "comm_exec", "use_clockid",
+	"context_switch", "write_backward", "namespaces", "ksymbol",
+	"bpf_event", "aux_output", "cgroup", "text_poke", "build_id",
+	"inherit_thread", "remove_on_exec", "sigtrap",
+};
+
+const char *pm_attr_flag_name(unsigned int bit)
+{
+	return bit < PM_ATTR_NR_FLAG_BITS ? flag_names[bit] : NULL;
+}

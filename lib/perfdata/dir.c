@@ -326,8 +326,13 @@ int pm_dir__open(struct pm_reader *r, const char *path,
 	d->nr_parts = nr + 1;
 	d->parts = pm_calloc(d->nr_parts, sizeof(*d->parts));
 	d->heap = pm_calloc(d->nr_parts, sizeof(*d->heap));
-	if (opts && opts->sz > offsetof(struct pm_reader_opts, decode_threads))
-		d->decode_threads = opts->decode_threads;
+	{
+		static const struct pm_reader_opts defaults;
+		struct pm_reader_opts o;
+
+		PM_OPTS_COPY(&o, opts, defaults);
+		d->decode_threads = o.decode_threads;
+	}
 	r->dir = d;
 	r->main.part = 0;
 	d->parts[0].st = &r->main;

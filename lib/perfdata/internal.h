@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <zstd.h>
 
+#include "pmprof/hash.h"
 #include "pmprof/perfdata.h"
 
 /*
@@ -52,9 +53,9 @@ struct pm_id_entry {
 };
 
 struct pm_idmap {
-	struct pm_id_entry *slots;
-	size_t mask;		/* slots - 1, a power of two minus one */
-	size_t used;
+	struct pm_id_entry *entries;
+	size_t nr, alloc;
+	struct pm_hash index;
 };
 
 void pm_idmap__init(struct pm_idmap *m);
@@ -113,14 +114,7 @@ struct pm_reader {
 	struct pm_features feat;
 
 	/* Scratch the parsers hand out pointers into. */
-	struct pm_read_value *rv;
-	size_t rv_alloc;
-	uint64_t *callchain;
-	size_t callchain_alloc;
-	struct pm_branch_entry *branches;
-	size_t branches_alloc;
-	uint64_t *regs;		/* user then intr */
-	size_t regs_alloc;
+	struct pm_sample_scratch scratch;
 	char *str;
 	size_t str_alloc;
 };

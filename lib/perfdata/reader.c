@@ -38,7 +38,6 @@ uint64_t pm_reader__u64(const struct pm_reader *r, const void *p)
 const char *pm_reader__name(const struct pm_reader *r) { return r->name; }
 bool pm_reader__is_pipe(const struct pm_reader *r) { return r->pipe; }
 bool pm_reader__big_endian(const struct pm_reader *r) { return r->big_endian; }
-bool pm_reader__needs_swap(const struct pm_reader *r) { return r->swap; }
 bool pm_reader__interrupted(const struct pm_reader *r) { return r->interrupted; }
 
 const struct pm_file_header *pm_reader__header(const struct pm_reader *r)
@@ -210,17 +209,8 @@ void pm_reader__update_id_pos(struct pm_reader *r)
 	else if (st & PM_SAMPLE_TIME)
 		r->time_pos = __builtin_popcountll(st & ~PM_SAMPLE_TIME);
 	st = r->events[0]->attr.sample_type;
-	if (st & PM_SAMPLE_IDENTIFIER) {
-		r->id_pos = 0;
-		r->is_pos = 1;
-	} else if (st & PM_SAMPLE_ID) {
-		r->id_pos = !!(st & PM_SAMPLE_IP) + !!(st & PM_SAMPLE_TID) +
-			    !!(st & PM_SAMPLE_TIME) + !!(st & PM_SAMPLE_ADDR);
-		r->is_pos = 1 + !!(st & PM_SAMPLE_CPU) +
-			    !!(st & PM_SAMPLE_STREAM_ID);
-	} else {
-		r->id_pos = r->is_pos = -1;
-	}
+	r->id_pos = pm_sample_type__id_pos(st);
+	r->is_pos = pm_sample_type__is_pos(st);
 }
 
 /* ---- opening ---------------------------------------------------------- */
@@ -646,10 +636,7 @@ void pm_reader__delete(struct pm_reader *r)
 	pm_idmap__release(&r->ids);
 	pm_features__release(&r->feat);
 	pm_stream__release(&r->main);
-	free(r->rv);
-	free(r->callchain);
-	free(r->branches);
-	free(r->regs);
+	pm_sample_scratch__release(&r->scratch);
 	free(r->str);
 	free(r->name);
 	free(r);

@@ -20,19 +20,27 @@ static int body_at_least(const struct pm_record *rec, size_t min,
 	return 0;
 }
 
+/*
+ * r NULL: a record in the host's order that no reader read (the
+ * recorder's ring buffers), whose strings the kernel NUL-terminates
+ * within the record.
+ */
+#define SWAP (r ? r->swap : false)
 #define BODY(rec) ((rec)->data + 8)
-#define U16(off) pm_reader__u16(r, BODY(rec) + (off))
-#define U32(off) pm_reader__u32(r, BODY(rec) + (off))
-#define U64(off) pm_reader__u64(r, BODY(rec) + (off))
+#define U16(off) pm_load16(BODY(rec) + (off), SWAP)
+#define U32(off) pm_load32(BODY(rec) + (off), SWAP)
+#define U64(off) pm_load64(BODY(rec) + (off), SWAP)
 
 /* A string from `off` to the end of the body (minus any trailer: the
  * kernel NUL-terminates it, so stopping at the NUL is enough). */
 static const char *str_at(struct pm_reader *r, const struct pm_record *rec,
 			  size_t off)
 {
-	size_t len = pm_record__body_len(rec);
+	size_t len = pm_record__body_len(rec), avail = len > off ? len - off : 0;
 
-	return pm_reader__scratch_str(r, BODY(rec) + off, len > off ? len - off : 0);
+	if (!r)
+		return memchr(BODY(rec) + off, 0, avail) ? (const char *)BODY(rec) + off : "";
+	return pm_reader__scratch_str(r, BODY(rec) + off, avail);
 }
 
 int pm_rec__mmap(struct pm_reader *r, const struct pm_record *rec,
@@ -137,7 +145,7 @@ int pm_rec__read(struct pm_reader *r, const struct pm_record *rec,
 	rd->value.value = U64(8);
 	/* enabled, running and id follow when read_format asks; their
 	 * presence is the event's business, so decode what fits. */
-	if (r->nr_events) {
+	if (r && r->nr_events) {
 		uint64_t rf = r->events[0]->attr.read_format;
 		size_t off = 16, len = pm_record__body_len(rec);
 

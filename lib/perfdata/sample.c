@@ -4,8 +4,13 @@
  * in the kernel's order (perf-data-format.md, section 5); every count read
  * from the record is checked against the bytes left before it is used, so
  * a hostile nr can neither overrun nor make us allocate without bound.
+ *
+ * The parsers need no reader (pm_sample__parse, pm_sample_id__parse): the
+ * recorder parses its ring buffers' records with them too. The reader's
+ * versions add the lookup of the record's event by its id.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -13,7 +18,7 @@
 #include "pmprof/util.h"
 
 struct walk {
-	const struct pm_reader *r;
+	bool swap;
 	const struct pm_record *rec;
 	const uint8_t *p, *end;
 	const char *field;	/* the field being read, for messages */
@@ -50,7 +55,7 @@ static inline uint64_t u64(struct walk *w, const char *field)
 	w->field = field;
 	if (!have(w, 8))
 		return 0;
-	v = pm_load64(w->p, w->r->swap);
+	v = pm_load64(w->p, w->swap);
 	w->p += 8;
 	return v;
 }
@@ -61,8 +66,8 @@ static inline void u32_pair(struct walk *w, const char *field, uint32_t *a, uint
 	w->field = field;
 	if (!have(w, 8))
 		return;
-	*a = pm_load32(w->p, w->r->swap);
-	*b = pm_load32(w->p + 4, w->r->swap);
+	*a = pm_load32(w->p, w->swap);
+	*b = pm_load32(w->p + 4, w->swap);
 	w->p += 8;
 }
 
@@ -81,13 +86,13 @@ static const uint64_t *u64_array(struct walk *w, const char *field, uint64_t n,
 		have(w, n * 8 > n ? n * 8 : UINT64_MAX);
 		return NULL;
 	}
-	if (!w->r->swap && !((uintptr_t)w->p & 7)) {
+	if (!w->swap && !((uintptr_t)w->p & 7)) {
 		direct = (const uint64_t *)(const void *)w->p;
 		w->p += n * 8;
 		return direct;
 	}
 	PM_GROW(*scratch, *alloc, (size_t)n + 1);
-	if (!w->r->swap) {
+	if (!w->swap) {
 		memcpy(*scratch, w->p, (size_t)n * 8);
 	} else {
 		for (i = 0; i < n; i++)
@@ -97,7 +102,7 @@ static const uint64_t *u64_array(struct walk *w, const char *field, uint64_t n,
 	return *scratch;
 }
 
-static void parse_read(struct walk *w, struct pm_reader *r,
+static void parse_read(struct walk *w, struct pm_sample_scratch *r,
 		       const struct pm_attr *attr, struct pm_sample *s)
 {
 	uint64_t rf = attr->read_format;
@@ -134,7 +139,7 @@ static void parse_read(struct walk *w, struct pm_reader *r,
 	{
 		const uint8_t *p = w->p;
 		bool id = rf & PM_FORMAT_ID, lost = rf & PM_FORMAT_LOST;
-		bool swap = r->swap;
+		bool swap = w->swap;
 
 		for (i = 0; i < nr; i++) {
 			r->rv[i].value = pm_load64(p, swap);
@@ -150,7 +155,7 @@ static void parse_read(struct walk *w, struct pm_reader *r,
 	s->read.values = r->rv;
 }
 
-static void parse_regs(struct walk *w, struct pm_reader *r, uint64_t mask,
+static void parse_regs(struct walk *w, struct pm_sample_scratch *r, uint64_t mask,
 		       struct pm_regs *regs, size_t *regs_used, const char *field)
 {
 	unsigned int n = (unsigned int)__builtin_popcountll(mask);
@@ -164,7 +169,7 @@ static void parse_regs(struct walk *w, struct pm_reader *r, uint64_t mask,
 		return;
 	PM_GROW(r->regs, r->regs_alloc, *regs_used + n + 1);
 	for (unsigned int i = 0; i < n; i++)
-		r->regs[*regs_used + i] = pm_load64(w->p + 8 * i, r->swap);
+		r->regs[*regs_used + i] = pm_load64(w->p + 8 * i, w->swap);
 	regs->nr = n;
 	/* Pointer fixed up by the caller: r->regs may move until done. */
 	regs->regs = (const uint64_t *)(uintptr_t)*regs_used;
@@ -190,22 +195,17 @@ static const struct pm_event *event_of_sample(const struct pm_reader *r,
 	return id == 0 && r->nr_events ? r->events[0] : NULL;
 }
 
-int pm_reader__parse_sample(struct pm_reader *r, const struct pm_record *rec,
-			    struct pm_sample *s, struct pm_error *err)
+int pm_sample__parse(const struct pm_attr *attr, bool swap,
+		     const struct pm_record *rec, struct pm_sample *s,
+		     struct pm_sample_scratch *r, struct pm_error *err)
 {
-	struct walk w = { .r = r, .rec = rec, .err = err };
-	const struct pm_attr *attr;
+	struct walk w = { .swap = swap, .rec = rec, .err = err };
 	size_t regs_used = 0;
 	uint64_t st;
 
 	memset(s, 0, sizeof(*s));
 	w.p = rec->data + 8;
 	w.end = rec->data + rec->size;
-	s->event = event_of_sample(r, rec);
-	if (!s->event)
-		return pm_error__at(err, PM_EFORMAT, rec->offset,
-				    "sample belongs to no event of the recording");
-	attr = &s->event->attr;
 	st = s->sample_type = attr->sample_type;
 	s->misc = rec->misc;
 	s->cpumode = rec->misc & PM_MISC_CPUMODE_MASK;
@@ -244,7 +244,7 @@ int pm_reader__parse_sample(struct pm_reader *r, const struct pm_record *rec,
 	if (st & PM_SAMPLE_RAW) {
 		w.field = "RAW.size";
 		if (have(&w, 4)) {
-			s->raw_size = pm_load32(w.p, r->swap);
+			s->raw_size = pm_load32(w.p, swap);
 			w.p += 4;
 			w.field = "RAW";
 			if (have(&w, s->raw_size)) {
@@ -264,9 +264,9 @@ int pm_reader__parse_sample(struct pm_reader *r, const struct pm_record *rec,
 		} else if (!w.failed) {
 			PM_GROW(r->branches, r->branches_alloc, (size_t)nr + 1);
 			for (i = 0; i < nr; i++) {
-				r->branches[i].from = pm_load64(w.p, r->swap);
-				r->branches[i].to = pm_load64(w.p + 8, r->swap);
-				r->branches[i].flags = pm_load64(w.p + 16, r->swap);
+				r->branches[i].from = pm_load64(w.p, swap);
+				r->branches[i].to = pm_load64(w.p + 8, swap);
+				r->branches[i].flags = pm_load64(w.p + 16, swap);
 				w.p += 24;
 			}
 			s->branch_nr = nr;
@@ -331,6 +331,50 @@ int pm_reader__parse_sample(struct pm_reader *r, const struct pm_record *rec,
 	else
 		s->regs_intr.regs = NULL;
 	return 0;
+}
+
+int pm_reader__parse_sample(struct pm_reader *r, const struct pm_record *rec,
+			    struct pm_sample *s, struct pm_error *err)
+{
+	const struct pm_event *ev = event_of_sample(r, rec);
+	int ret;
+
+	if (!ev) {
+		memset(s, 0, sizeof(*s));
+		return pm_error__at(err, PM_EFORMAT, rec->offset,
+				    "sample belongs to no event of the recording");
+	}
+	ret = pm_sample__parse(&ev->attr, r->swap, rec, s, &r->scratch, err);
+	s->event = ev;
+	return ret;
+}
+
+void pm_sample_scratch__release(struct pm_sample_scratch *sc)
+{
+	free(sc->rv);
+	free(sc->callchain);
+	free(sc->branches);
+	free(sc->regs);
+	memset(sc, 0, sizeof(*sc));
+}
+
+int pm_sample_type__id_pos(uint64_t st)
+{
+	if (st & PM_SAMPLE_IDENTIFIER)
+		return 0;
+	if (st & PM_SAMPLE_ID)
+		return !!(st & PM_SAMPLE_IP) + !!(st & PM_SAMPLE_TID) +
+		       !!(st & PM_SAMPLE_TIME) + !!(st & PM_SAMPLE_ADDR);
+	return -1;
+}
+
+int pm_sample_type__is_pos(uint64_t st)
+{
+	if (st & PM_SAMPLE_IDENTIFIER)
+		return 1;
+	if (st & PM_SAMPLE_ID)
+		return 1 + !!(st & PM_SAMPLE_CPU) + !!(st & PM_SAMPLE_STREAM_ID);
+	return -1;
 }
 
 /* Kernel records carry the trailer; perf's own (64 and up) do not. */
@@ -414,26 +458,21 @@ int pm_reader__record_time(const struct pm_reader *r,
 	return 1;
 }
 
-int pm_reader__parse_sample_id(struct pm_reader *r,
-			       const struct pm_record *rec,
-			       struct pm_sample_id *sid, struct pm_error *err)
+int pm_sample_id__parse(const struct pm_attr *attr, bool swap,
+			const struct pm_record *rec, struct pm_sample_id *sid,
+			struct pm_error *err)
 {
-	const struct pm_event *ev = event_of_trailer(r, rec);
-	struct walk w = { .r = r, .rec = rec, .err = err };
-	uint64_t st;
+	struct walk w = { .swap = swap, .rec = rec, .err = err };
+	uint64_t st = attr->sample_type & TRAILER_BITS;
 	size_t n;
 	int ret;
 
 	memset(sid, 0, sizeof(*sid));
-	if (!ev)
-		return 0;
-	st = ev->attr.sample_type & TRAILER_BITS;
 	ret = trailer_size(rec, st, &n, err);
 	if (ret)
 		return ret;
 	w.p = rec->data + rec->size - n;
 	w.end = rec->data + rec->size;
-	sid->event = ev;
 	sid->present = st;
 	if (st & PM_SAMPLE_TID)
 		u32_pair(&w, "TID", &sid->pid, &sid->tid);
@@ -448,4 +487,21 @@ int pm_reader__parse_sample_id(struct pm_reader *r,
 	if (st & PM_SAMPLE_IDENTIFIER)
 		sid->id = u64(&w, "IDENTIFIER");
 	return 0;
+}
+
+int pm_reader__parse_sample_id(struct pm_reader *r,
+			       const struct pm_record *rec,
+			       struct pm_sample_id *sid, struct pm_error *err)
+{
+	const struct pm_event *ev = event_of_trailer(r, rec);
+	int ret;
+
+	if (!ev) {
+		memset(sid, 0, sizeof(*sid));
+		return 0;
+	}
+	ret = pm_sample_id__parse(&ev->attr, r->swap, rec, sid, err);
+	if (!ret)
+		sid->event = ev;
+	return ret;
 }

@@ -25,7 +25,7 @@
 
 struct pm_wz {
 	ZSTD_CStream *cs;
-	struct pm_wbuf out;		/* zstd bytes not yet in records */
+	struct pm_bytebuf out;		/* zstd bytes not yet in records */
 	size_t pending;			/* bytes fed since the last flush */
 	size_t limit;			/* flush before pending passes it */
 	uint32_t level, mmap_len;
@@ -97,7 +97,7 @@ static int pump(struct pm_writer *w, const void *p, size_t len, ZSTD_EndDirectiv
 		ZSTD_outBuffer out;
 		size_t room = ZSTD_CStreamOutSize();
 
-		pm_wbuf__grow(&z->out, room);
+		pm_bytebuf__grow(&z->out, room);
 		z->out.len -= room;
 		out.dst = z->out.data + z->out.len;
 		out.size = room;
@@ -133,7 +133,7 @@ int pm_writer__compress_flush(struct pm_writer *w, struct pm_error *err)
 			ret = pm_writer__emit(w, z->out.data + off, n, err);
 		z->out_bytes += n + 8;
 	}
-	pm_wbuf__reset(&z->out);
+	pm_bytebuf__reset(&z->out);
 	z->pending = 0;
 	return ret;
 }
@@ -181,7 +181,7 @@ void pm_writer__compress_free(struct pm_writer *w)
 	if (!w->z)
 		return;
 	ZSTD_freeCStream(w->z->cs);
-	pm_wbuf__free(&w->z->out);
+	pm_bytebuf__release(&w->z->out);
 	free(w->z);
 	w->z = NULL;
 }

@@ -18,16 +18,15 @@ static int settable(struct pm_writer *w, unsigned int feat,
 				     feat);
 	if (w->pipe && w->begun)
 		return pm_error__fmt(err, PM_EUSAGE,
-				     "%s: pipe mode writes features before the first record",
-				     w->name);
+				     "pipe mode writes features before the first record");
 	return 0;
 }
 
 /* Start (or restart) a feature's payload. */
-static struct pm_wbuf *start(struct pm_writer *w, unsigned int feat)
+static struct pm_bytebuf *start(struct pm_writer *w, unsigned int feat)
 {
 	w->feat[feat].set = true;
-	pm_wbuf__reset(&w->feat[feat].payload);
+	pm_bytebuf__reset(&w->feat[feat].payload);
 	return &w->feat[feat].payload;
 }
 
@@ -46,7 +45,7 @@ int pm_writer__set_string(struct pm_writer *w, unsigned int feat,
 		return pm_error__fmt(err, PM_EUSAGE,
 				     "feature %u is not a string feature", feat);
 	}
-	pm_wbuf__string(start(w, feat), s ? s : "", w->swap);
+	pm_writer__put_string(start(w, feat), s ? s : "", w->swap);
 	return 0;
 }
 
@@ -54,13 +53,13 @@ int pm_writer__set_nrcpus(struct pm_writer *w, uint32_t avail,
 			  uint32_t online, struct pm_error *err)
 {
 	int ret = settable(w, PM_FEAT_NRCPUS, err);
-	struct pm_wbuf *b;
+	struct pm_bytebuf *b;
 
 	if (ret)
 		return ret;
 	b = start(w, PM_FEAT_NRCPUS);
-	pm_wbuf__u32(b, avail, w->swap);
-	pm_wbuf__u32(b, online, w->swap);
+	pm_bytebuf__u32(b, avail, w->swap);
+	pm_bytebuf__u32(b, online, w->swap);
 	return 0;
 }
 
@@ -71,7 +70,7 @@ int pm_writer__set_total_mem(struct pm_writer *w, uint64_t kb,
 
 	if (ret)
 		return ret;
-	pm_wbuf__u64(start(w, PM_FEAT_TOTAL_MEM), kb, w->swap);
+	pm_bytebuf__u64(start(w, PM_FEAT_TOTAL_MEM), kb, w->swap);
 	return 0;
 }
 
@@ -79,15 +78,15 @@ int pm_writer__set_cmdline(struct pm_writer *w, uint32_t argc,
 			   const char *const *argv, struct pm_error *err)
 {
 	int ret = settable(w, PM_FEAT_CMDLINE, err);
-	struct pm_wbuf *b;
+	struct pm_bytebuf *b;
 	uint32_t i;
 
 	if (ret)
 		return ret;
 	b = start(w, PM_FEAT_CMDLINE);
-	pm_wbuf__u32(b, argc, w->swap);
+	pm_bytebuf__u32(b, argc, w->swap);
 	for (i = 0; i < argc; i++)
-		pm_wbuf__string(b, argv[i] ? argv[i] : "", w->swap);
+		pm_writer__put_string(b, argv[i] ? argv[i] : "", w->swap);
 	return 0;
 }
 
@@ -95,13 +94,13 @@ int pm_writer__set_sample_time(struct pm_writer *w, uint64_t first,
 			       uint64_t last, struct pm_error *err)
 {
 	int ret = settable(w, PM_FEAT_SAMPLE_TIME, err);
-	struct pm_wbuf *b;
+	struct pm_bytebuf *b;
 
 	if (ret)
 		return ret;
 	b = start(w, PM_FEAT_SAMPLE_TIME);
-	pm_wbuf__u64(b, first, w->swap);
-	pm_wbuf__u64(b, last, w->swap);
+	pm_bytebuf__u64(b, first, w->swap);
+	pm_bytebuf__u64(b, last, w->swap);
 	return 0;
 }
 
@@ -112,7 +111,7 @@ int pm_writer__set_clockid(struct pm_writer *w, uint64_t res_ns,
 
 	if (ret)
 		return ret;
-	pm_wbuf__u64(start(w, PM_FEAT_CLOCKID), res_ns, w->swap);
+	pm_bytebuf__u64(start(w, PM_FEAT_CLOCKID), res_ns, w->swap);
 	return 0;
 }
 
@@ -129,7 +128,7 @@ int pm_writer__add_build_id(struct pm_writer *w,
 	const char *name = e->filename ? e->filename : "";
 	size_t n = strlen(name) + 1, padded = (n + 63) & ~(size_t)63;
 	size_t size = 36 + padded;
-	struct pm_wbuf *b = &w->build_ids;
+	struct pm_bytebuf *b = &w->build_ids;
 	uint8_t *p;
 
 	if (ret)
@@ -141,18 +140,18 @@ int pm_writer__add_build_id(struct pm_writer *w,
 	if (e->size > 20)
 		return pm_error__fmt(err, PM_EUSAGE,
 				     "build-id of %u bytes: at most 20", e->size);
-	pm_wbuf__u32(b, 0, w->swap);
-	pm_wbuf__u16(b, e->misc | PM_MISC_BUILD_ID_SIZE, w->swap);
-	pm_wbuf__u16(b, (uint16_t)size, w->swap);
-	pm_wbuf__u32(b, (uint32_t)e->pid, w->swap);
-	p = pm_wbuf__grow(b, 24);
+	pm_bytebuf__u32(b, 0, w->swap);
+	pm_bytebuf__u16(b, e->misc | PM_MISC_BUILD_ID_SIZE, w->swap);
+	pm_bytebuf__u16(b, (uint16_t)size, w->swap);
+	pm_bytebuf__u32(b, (uint32_t)e->pid, w->swap);
+	p = pm_bytebuf__grow(b, 24);
 	memcpy(p, e->build_id, 20);
 	p[20] = e->size;
-	memcpy(pm_wbuf__grow(b, padded), name, n - 1);
+	memcpy(pm_bytebuf__grow(b, padded), name, n - 1);
 	/* The payload is kept apart so raw BUILD_ID bytes can replace it. */
 	w->feat[PM_FEAT_BUILD_ID].set = true;
-	pm_wbuf__reset(&w->feat[PM_FEAT_BUILD_ID].payload);
-	pm_wbuf__bytes(&w->feat[PM_FEAT_BUILD_ID].payload, b->data, b->len);
+	pm_bytebuf__reset(&w->feat[PM_FEAT_BUILD_ID].payload);
+	pm_bytebuf__add(&w->feat[PM_FEAT_BUILD_ID].payload, b->data, b->len);
 	return 0;
 }
 
@@ -164,9 +163,9 @@ int pm_writer__set_raw_feature(struct pm_writer *w, unsigned int feat,
 
 	if (ret)
 		return ret;
-	pm_wbuf__bytes(start(w, feat), payload, len);
+	pm_bytebuf__add(start(w, feat), payload, len);
 	if (feat == PM_FEAT_BUILD_ID)
-		pm_wbuf__reset(&w->build_ids);
+		pm_bytebuf__reset(&w->build_ids);
 	return 0;
 }
 
@@ -175,6 +174,49 @@ int pm_writer__set_tracing_data(struct pm_writer *w, const void *blob,
 {
 	return pm_writer__set_raw_feature(w, PM_FEAT_TRACING_DATA, blob, len,
 					  err);
+}
+
+static void encode_caps(struct pm_writer *w, struct pm_bytebuf *b,
+			const struct pm_pmu_caps *pc)
+{
+	uint32_t k;
+
+	pm_bytebuf__u32(b, pc->nr, w->swap);
+	for (k = 0; k < pc->nr; k++) {
+		pm_writer__put_string(b, pc->names[k] ? pc->names[k] : "", w->swap);
+		pm_writer__put_string(b, pc->values[k] ? pc->values[k] : "", w->swap);
+	}
+}
+
+int pm_writer__set_pmu_caps(struct pm_writer *w, const struct pm_pmu_caps *caps,
+			    size_t nr, struct pm_error *err)
+{
+	int ret = settable(w, PM_FEAT_PMU_CAPS, err);
+	uint32_t others = 0;
+	struct pm_bytebuf *b;
+	size_t i;
+
+	if (ret)
+		return ret;
+	w->feat[PM_FEAT_CPU_PMU_CAPS].set = false;
+	w->feat[PM_FEAT_PMU_CAPS].set = false;
+	for (i = 0; i < nr; i++) {
+		if (!caps[i].pmu || !strcmp(caps[i].pmu, "cpu"))
+			encode_caps(w, start(w, PM_FEAT_CPU_PMU_CAPS), &caps[i]);
+		else
+			others++;
+	}
+	if (!others)
+		return 0;
+	b = start(w, PM_FEAT_PMU_CAPS);
+	pm_bytebuf__u32(b, others, w->swap);
+	for (i = 0; i < nr; i++) {
+		if (!caps[i].pmu || !strcmp(caps[i].pmu, "cpu"))
+			continue;
+		encode_caps(w, b, &caps[i]);
+		pm_writer__put_string(b, caps[i].pmu, w->swap);
+	}
+	return 0;
 }
 
 int pm_writer__copy_features(struct pm_writer *w, const struct pm_features *f,
@@ -210,6 +252,8 @@ int pm_writer__copy_features(struct pm_writer *w, const struct pm_features *f,
 	for (i = 0; !ret && pm_features__has(f, PM_FEAT_BUILD_ID) &&
 		    i < f->nr_build_ids; i++)
 		ret = pm_writer__add_build_id(w, &f->build_ids[i], err);
+	if (!ret && f->nr_pmu_caps)
+		ret = pm_writer__set_pmu_caps(w, f->pmu_caps, f->nr_pmu_caps, err);
 	/* An empty BUILD_ID section is still a section perf expects. */
 	if (!ret && pm_features__has(f, PM_FEAT_BUILD_ID) && !f->nr_build_ids)
 		ret = pm_writer__set_raw_feature(w, PM_FEAT_BUILD_ID, NULL, 0,
@@ -221,40 +265,40 @@ int pm_writer__copy_features(struct pm_writer *w, const struct pm_features *f,
 
 static void encode_event_desc(struct pm_writer *w)
 {
-	struct pm_wbuf *b = start(w, PM_FEAT_EVENT_DESC);
+	struct pm_bytebuf *b = start(w, PM_FEAT_EVENT_DESC);
 	size_t i;
 	uint32_t k;
 
-	pm_wbuf__u32(b, (uint32_t)w->nr_events, w->swap);
-	pm_wbuf__u32(b, w->attr_size, w->swap);
+	pm_bytebuf__u32(b, (uint32_t)w->nr_events, w->swap);
+	pm_bytebuf__u32(b, w->attr_size, w->swap);
 	for (i = 0; i < w->nr_events; i++) {
 		const struct pm_event *e = &w->events[i];
 
-		pm_attr__encode(&e->attr, pm_wbuf__grow(b, w->attr_size),
+		pm_attr__encode(&e->attr, pm_bytebuf__grow(b, w->attr_size),
 				w->attr_size, w->big_endian);
-		pm_wbuf__u32(b, e->nr_ids, w->swap);
-		pm_wbuf__string(b, e->name ? e->name : "", w->swap);
+		pm_bytebuf__u32(b, e->nr_ids, w->swap);
+		pm_writer__put_string(b, e->name ? e->name : "", w->swap);
 		for (k = 0; k < e->nr_ids; k++)
-			pm_wbuf__u64(b, e->ids[k], w->swap);
+			pm_bytebuf__u64(b, e->ids[k], w->swap);
 	}
 }
 
 static void encode_group_desc(struct pm_writer *w, uint32_t nr)
 {
-	struct pm_wbuf *b = start(w, PM_FEAT_GROUP_DESC);
+	struct pm_bytebuf *b = start(w, PM_FEAT_GROUP_DESC);
 	size_t i;
 
-	pm_wbuf__u32(b, nr, w->swap);
+	pm_bytebuf__u32(b, nr, w->swap);
 	for (i = 0; i < w->nr_events; i++) {
 		const struct pm_event *e = &w->events[i];
 
 		if (e->leader_idx != e->idx || e->nr_members < 2)
 			continue;
 		/* perf names unnamed groups so. */
-		pm_wbuf__string(b, e->group_name ? e->group_name :
+		pm_writer__put_string(b, e->group_name ? e->group_name :
 				"{anon_group}", w->swap);
-		pm_wbuf__u32(b, (uint32_t)e->idx, w->swap);
-		pm_wbuf__u32(b, (uint32_t)e->nr_members, w->swap);
+		pm_bytebuf__u32(b, (uint32_t)e->idx, w->swap);
+		pm_bytebuf__u32(b, (uint32_t)e->nr_members, w->swap);
 	}
 }
 
@@ -278,6 +322,6 @@ int pm_writer__encode_features(struct pm_writer *w, struct pm_error *err)
 	if (groups && !w->feat[PM_FEAT_GROUP_DESC].set)
 		encode_group_desc(w, groups);
 	if (w->want_hostname && !w->feat[PM_FEAT_HOSTNAME].set)
-		pm_wbuf__string(start(w, PM_FEAT_HOSTNAME), "", w->swap);
+		pm_writer__put_string(start(w, PM_FEAT_HOSTNAME), "", w->swap);
 	return 0;
 }

@@ -6,30 +6,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pmprof/bytebuf.h"
 #include "pmprof/writer.h"
 
-/* A growable byte buffer, encoding in the writer's order. */
-struct pm_wbuf {
-	uint8_t *data;
-	size_t len, alloc;
-};
-
-void pm_wbuf__reset(struct pm_wbuf *b);
-void pm_wbuf__free(struct pm_wbuf *b);
-uint8_t *pm_wbuf__grow(struct pm_wbuf *b, size_t n);	/* n more bytes, zeroed */
-void pm_wbuf__bytes(struct pm_wbuf *b, const void *p, size_t n);
-void pm_wbuf__u16(struct pm_wbuf *b, uint16_t v, bool swap);
-void pm_wbuf__u32(struct pm_wbuf *b, uint32_t v, bool swap);
-void pm_wbuf__u64(struct pm_wbuf *b, uint64_t v, bool swap);
-void pm_wbuf__pad8(struct pm_wbuf *b);
 /* perf's header string: u32 len, bytes, NUL, zero padding to 64. */
-void pm_wbuf__string(struct pm_wbuf *b, const char *s, bool swap);
+void pm_writer__put_string(struct pm_bytebuf *b, const char *s, bool swap);
 
 struct pm_wz;
 
 struct pm_writer_feature {
 	bool set;
-	struct pm_wbuf payload;		/* encoded in the output order */
+	struct pm_bytebuf payload;		/* encoded in the output order */
 };
 
 enum pm_sink_kind { PM_SINK_FD, PM_SINK_MEM };
@@ -45,7 +32,7 @@ struct pm_writer {
 	uint32_t attr_size_opt;		/* 0: decide at begin */
 	uint32_t attr_size;		/* on-disk attr bytes, set at begin */
 
-	struct pm_wbuf out;		/* stream buffer (fd) or everything (mem) */
+	struct pm_bytebuf out;		/* stream buffer (fd) or everything (mem) */
 	uint64_t flushed;		/* bytes already written to fd */
 
 	bool begun;			/* the first record went out */
@@ -59,9 +46,9 @@ struct pm_writer {
 	struct pm_writer_feature feat[PM_FEAT_BITS];
 	bool want_hostname;		/* file mode: HOSTNAME even if unset */
 
-	struct pm_wbuf rec;		/* scratch for one record */
+	struct pm_bytebuf rec;		/* scratch for one record */
 	struct pm_wz *z;		/* -z: the zstd stream (writer-compress.c) */
-	struct pm_wbuf build_ids;	/* BUILD_ID payload so far */
+	struct pm_bytebuf build_ids;	/* BUILD_ID payload so far */
 };
 
 /* Append to the output stream (flushing to the fd as it fills). */

@@ -50,7 +50,7 @@ static int finish_rec(struct pm_writer *w, const struct pm_sample_id *sid,
 {
 	const struct pm_event *ev = pm_writer__sid_event(w, sid ? sid->event : NULL);
 	static const struct pm_sample_id zero;
-	struct pm_wbuf *b = &w->rec;
+	struct pm_bytebuf *b = &w->rec;
 	bool s = w->swap;
 	uint64_t st;
 
@@ -59,38 +59,38 @@ static int finish_rec(struct pm_writer *w, const struct pm_sample_id *sid,
 			sid = &zero;
 		st = ev->attr.sample_type;
 		if (st & PM_SAMPLE_TID) {
-			pm_wbuf__u32(b, sid->pid, s);
-			pm_wbuf__u32(b, sid->tid, s);
+			pm_bytebuf__u32(b, sid->pid, s);
+			pm_bytebuf__u32(b, sid->tid, s);
 		}
 		if (st & PM_SAMPLE_TIME)
-			pm_wbuf__u64(b, sid->time, s);
+			pm_bytebuf__u64(b, sid->time, s);
 		if (st & PM_SAMPLE_ID)
-			pm_wbuf__u64(b, sid->id, s);
+			pm_bytebuf__u64(b, sid->id, s);
 		if (st & PM_SAMPLE_STREAM_ID)
-			pm_wbuf__u64(b, sid->stream_id, s);
+			pm_bytebuf__u64(b, sid->stream_id, s);
 		if (st & PM_SAMPLE_CPU) {
-			pm_wbuf__u32(b, sid->cpu, s);
-			pm_wbuf__u32(b, sid->cpu_res, s);
+			pm_bytebuf__u32(b, sid->cpu, s);
+			pm_bytebuf__u32(b, sid->cpu_res, s);
 		}
 		if (st & PM_SAMPLE_IDENTIFIER)
-			pm_wbuf__u64(b, sid->id, s);
+			pm_bytebuf__u64(b, sid->id, s);
 	}
 	return pm_writer__emit_rec(w, err);
 }
 
 /* A NUL-terminated string padded to 8 bytes. */
-static void string8(struct pm_wbuf *b, const char *str)
+static void string8(struct pm_bytebuf *b, const char *str)
 {
 	size_t n = strlen(str) + 1;
 
-	memcpy(pm_wbuf__grow(b, pm_align8(n)), str, n - 1);
+	memcpy(pm_bytebuf__grow(b, pm_align8(n)), str, n - 1);
 }
 
 int pm_writer__mmap(struct pm_writer *w, uint16_t misc,
 		    const struct pm_rec_mmap *m, const struct pm_sample_id *sid,
 		    struct pm_error *err)
 {
-	struct pm_wbuf *b = &w->rec;
+	struct pm_bytebuf *b = &w->rec;
 	bool s = w->swap;
 	int ret = begin(w, err);
 	uint8_t *p;
@@ -101,24 +101,24 @@ int pm_writer__mmap(struct pm_writer *w, uint16_t misc,
 		misc |= PM_MISC_MMAP_BUILD_ID;
 	pm_writer__rec_start(w, m->is_mmap2 ? PM_RECORD_MMAP2 : PM_RECORD_MMAP,
 			     misc);
-	pm_wbuf__u32(b, m->pid, s);
-	pm_wbuf__u32(b, m->tid, s);
-	pm_wbuf__u64(b, m->start, s);
-	pm_wbuf__u64(b, m->len, s);
-	pm_wbuf__u64(b, m->pgoff, s);
+	pm_bytebuf__u32(b, m->pid, s);
+	pm_bytebuf__u32(b, m->tid, s);
+	pm_bytebuf__u64(b, m->start, s);
+	pm_bytebuf__u64(b, m->len, s);
+	pm_bytebuf__u64(b, m->pgoff, s);
 	if (m->is_mmap2) {
 		if (m->has_build_id) {
-			p = pm_wbuf__grow(b, 24);
+			p = pm_bytebuf__grow(b, 24);
 			p[0] = m->build_id_size;
 			memcpy(p + 4, m->build_id, 20);
 		} else {
-			pm_wbuf__u32(b, m->maj, s);
-			pm_wbuf__u32(b, m->min, s);
-			pm_wbuf__u64(b, m->ino, s);
-			pm_wbuf__u64(b, m->ino_generation, s);
+			pm_bytebuf__u32(b, m->maj, s);
+			pm_bytebuf__u32(b, m->min, s);
+			pm_bytebuf__u64(b, m->ino, s);
+			pm_bytebuf__u64(b, m->ino_generation, s);
 		}
-		pm_wbuf__u32(b, m->prot, s);
-		pm_wbuf__u32(b, m->flags, s);
+		pm_bytebuf__u32(b, m->prot, s);
+		pm_bytebuf__u32(b, m->flags, s);
 	}
 	string8(b, m->filename ? m->filename : "");
 	return finish_rec(w, sid, err);
@@ -134,8 +134,8 @@ int pm_writer__comm(struct pm_writer *w, uint16_t misc,
 		return ret;
 	pm_writer__rec_start(w, PM_RECORD_COMM,
 			     misc | (c->exec ? PM_MISC_COMM_EXEC : 0));
-	pm_wbuf__u32(&w->rec, c->pid, w->swap);
-	pm_wbuf__u32(&w->rec, c->tid, w->swap);
+	pm_bytebuf__u32(&w->rec, c->pid, w->swap);
+	pm_bytebuf__u32(&w->rec, c->tid, w->swap);
 	string8(&w->rec, c->comm ? c->comm : "");
 	return finish_rec(w, sid, err);
 }
@@ -153,11 +153,11 @@ int pm_writer__task(struct pm_writer *w, uint32_t type, uint16_t misc,
 	if (ret)
 		return ret;
 	pm_writer__rec_start(w, type, misc);
-	pm_wbuf__u32(&w->rec, t->pid, w->swap);
-	pm_wbuf__u32(&w->rec, t->ppid, w->swap);
-	pm_wbuf__u32(&w->rec, t->tid, w->swap);
-	pm_wbuf__u32(&w->rec, t->ptid, w->swap);
-	pm_wbuf__u64(&w->rec, t->time, w->swap);
+	pm_bytebuf__u32(&w->rec, t->pid, w->swap);
+	pm_bytebuf__u32(&w->rec, t->ppid, w->swap);
+	pm_bytebuf__u32(&w->rec, t->tid, w->swap);
+	pm_bytebuf__u32(&w->rec, t->ptid, w->swap);
+	pm_bytebuf__u64(&w->rec, t->time, w->swap);
 	return finish_rec(w, sid, err);
 }
 
@@ -170,8 +170,8 @@ int pm_writer__lost(struct pm_writer *w, uint16_t misc,
 	if (ret)
 		return ret;
 	pm_writer__rec_start(w, PM_RECORD_LOST, misc);
-	pm_wbuf__u64(&w->rec, l->id, w->swap);
-	pm_wbuf__u64(&w->rec, l->lost, w->swap);
+	pm_bytebuf__u64(&w->rec, l->id, w->swap);
+	pm_bytebuf__u64(&w->rec, l->lost, w->swap);
 	return finish_rec(w, sid, err);
 }
 
@@ -185,7 +185,7 @@ int pm_writer__lost_samples(struct pm_writer *w, uint16_t misc,
 	if (ret)
 		return ret;
 	pm_writer__rec_start(w, PM_RECORD_LOST_SAMPLES, misc);
-	pm_wbuf__u64(&w->rec, l->lost, w->swap);
+	pm_bytebuf__u64(&w->rec, l->lost, w->swap);
 	return finish_rec(w, sid, err);
 }
 
@@ -203,9 +203,9 @@ int pm_writer__throttle(struct pm_writer *w, uint32_t type, uint16_t misc,
 	if (ret)
 		return ret;
 	pm_writer__rec_start(w, type, misc);
-	pm_wbuf__u64(&w->rec, t->time, w->swap);
-	pm_wbuf__u64(&w->rec, t->id, w->swap);
-	pm_wbuf__u64(&w->rec, t->stream_id, w->swap);
+	pm_bytebuf__u64(&w->rec, t->time, w->swap);
+	pm_bytebuf__u64(&w->rec, t->id, w->swap);
+	pm_bytebuf__u64(&w->rec, t->stream_id, w->swap);
 	return finish_rec(w, sid, err);
 }
 
@@ -234,12 +234,12 @@ int pm_writer__id_index(struct pm_writer *w,
 	if (ret)
 		return ret;
 	pm_writer__rec_start(w, PM_RECORD_ID_INDEX, 0);
-	pm_wbuf__u64(&w->rec, nr, w->swap);
+	pm_bytebuf__u64(&w->rec, nr, w->swap);
 	for (i = 0; i < nr; i++) {
-		pm_wbuf__u64(&w->rec, e[i].id, w->swap);
-		pm_wbuf__u64(&w->rec, e[i].idx, w->swap);
-		pm_wbuf__u64(&w->rec, e[i].cpu, w->swap);
-		pm_wbuf__u64(&w->rec, e[i].tid, w->swap);
+		pm_bytebuf__u64(&w->rec, e[i].id, w->swap);
+		pm_bytebuf__u64(&w->rec, e[i].idx, w->swap);
+		pm_bytebuf__u64(&w->rec, e[i].cpu, w->swap);
+		pm_bytebuf__u64(&w->rec, e[i].tid, w->swap);
 	}
 	return pm_writer__emit_rec(w, err);
 }
@@ -279,12 +279,12 @@ static const struct pm_event *sample_event(const struct pm_writer *w,
 	return &w->events[0];
 }
 
-static int regs(struct pm_wbuf *b, const struct pm_regs *r, uint64_t mask,
+static int regs(struct pm_bytebuf *b, const struct pm_regs *r, uint64_t mask,
 		const char *what, bool s, struct pm_error *err)
 {
 	uint32_t i, want = (uint32_t)__builtin_popcountll(mask);
 
-	pm_wbuf__u64(b, r->abi, s);
+	pm_bytebuf__u64(b, r->abi, s);
 	if (!r->abi)
 		return 0;
 	if (r->nr != want || (want && !r->regs))
@@ -292,7 +292,7 @@ static int regs(struct pm_wbuf *b, const struct pm_regs *r, uint64_t mask,
 				     "%s: %u registers given, the mask 0x%llx has %u",
 				     what, r->nr, (unsigned long long)mask, want);
 	for (i = 0; i < want; i++)
-		pm_wbuf__u64(b, r->regs[i], s);
+		pm_bytebuf__u64(b, r->regs[i], s);
 	return 0;
 }
 
@@ -303,7 +303,7 @@ static int build_sample(struct pm_writer *w, const struct pm_sample *s,
 	const struct pm_event *ev = sample_event(w, s);
 	const struct pm_attr *a = ev ? &ev->attr : NULL;
 	uint64_t st = s->sample_type, rf = a ? a->read_format : 0, i;
-	struct pm_wbuf *b = &w->rec;
+	struct pm_bytebuf *b = &w->rec;
 	bool sw = w->swap;
 	uint16_t misc = s->misc;
 	int ret;
@@ -312,27 +312,27 @@ static int build_sample(struct pm_writer *w, const struct pm_sample *s,
 		misc |= s->cpumode & PM_MISC_CPUMODE_MASK;
 	pm_writer__rec_start(w, PM_RECORD_SAMPLE, misc);
 	if (st & PM_SAMPLE_IDENTIFIER)
-		pm_wbuf__u64(b, s->identifier, sw);
+		pm_bytebuf__u64(b, s->identifier, sw);
 	if (st & PM_SAMPLE_IP)
-		pm_wbuf__u64(b, s->ip, sw);
+		pm_bytebuf__u64(b, s->ip, sw);
 	if (st & PM_SAMPLE_TID) {
-		pm_wbuf__u32(b, s->pid, sw);
-		pm_wbuf__u32(b, s->tid, sw);
+		pm_bytebuf__u32(b, s->pid, sw);
+		pm_bytebuf__u32(b, s->tid, sw);
 	}
 	if (st & PM_SAMPLE_TIME)
-		pm_wbuf__u64(b, s->time, sw);
+		pm_bytebuf__u64(b, s->time, sw);
 	if (st & PM_SAMPLE_ADDR)
-		pm_wbuf__u64(b, s->addr, sw);
+		pm_bytebuf__u64(b, s->addr, sw);
 	if (st & PM_SAMPLE_ID)
-		pm_wbuf__u64(b, s->id, sw);
+		pm_bytebuf__u64(b, s->id, sw);
 	if (st & PM_SAMPLE_STREAM_ID)
-		pm_wbuf__u64(b, s->stream_id, sw);
+		pm_bytebuf__u64(b, s->stream_id, sw);
 	if (st & PM_SAMPLE_CPU) {
-		pm_wbuf__u32(b, s->cpu, sw);
-		pm_wbuf__u32(b, s->cpu_res, sw);
+		pm_bytebuf__u32(b, s->cpu, sw);
+		pm_bytebuf__u32(b, s->cpu_res, sw);
 	}
 	if (st & PM_SAMPLE_PERIOD)
-		pm_wbuf__u64(b, s->period, sw);
+		pm_bytebuf__u64(b, s->period, sw);
 	if (st & PM_SAMPLE_READ) {
 		uint64_t nr = rf & PM_FORMAT_GROUP ? s->read.nr : 1;
 
@@ -340,24 +340,24 @@ static int build_sample(struct pm_writer *w, const struct pm_sample *s,
 			return pm_error__fmt(err, PM_EUSAGE,
 					     "sample READ without values");
 		if (rf & PM_FORMAT_GROUP)
-			pm_wbuf__u64(b, nr, sw);
+			pm_bytebuf__u64(b, nr, sw);
 		else
-			pm_wbuf__u64(b, s->read.values[0].value, sw);
+			pm_bytebuf__u64(b, s->read.values[0].value, sw);
 		if (rf & PM_FORMAT_TOTAL_TIME_ENABLED)
-			pm_wbuf__u64(b, s->read.time_enabled, sw);
+			pm_bytebuf__u64(b, s->read.time_enabled, sw);
 		if (rf & PM_FORMAT_TOTAL_TIME_RUNNING)
-			pm_wbuf__u64(b, s->read.time_running, sw);
+			pm_bytebuf__u64(b, s->read.time_running, sw);
 		for (i = 0; i < nr; i++) {
 			const struct pm_read_value *v = &s->read.values[i];
 
 			if (nr > UINT16_MAX / 8)
 				break;	/* caught by the size check below */
 			if (rf & PM_FORMAT_GROUP)
-				pm_wbuf__u64(b, v->value, sw);
+				pm_bytebuf__u64(b, v->value, sw);
 			if (rf & PM_FORMAT_ID)
-				pm_wbuf__u64(b, v->id, sw);
+				pm_bytebuf__u64(b, v->id, sw);
 			if (rf & PM_FORMAT_LOST)
-				pm_wbuf__u64(b, v->lost, sw);
+				pm_bytebuf__u64(b, v->lost, sw);
 		}
 		if (nr > UINT16_MAX / 8)
 			goto too_big;
@@ -365,9 +365,9 @@ static int build_sample(struct pm_writer *w, const struct pm_sample *s,
 	if (st & PM_SAMPLE_CALLCHAIN) {
 		if (s->callchain_nr > UINT16_MAX / 8)
 			goto too_big;
-		pm_wbuf__u64(b, s->callchain_nr, sw);
+		pm_bytebuf__u64(b, s->callchain_nr, sw);
 		for (i = 0; i < s->callchain_nr; i++)
-			pm_wbuf__u64(b, s->callchain[i], sw);
+			pm_bytebuf__u64(b, s->callchain[i], sw);
 	}
 	if (st & PM_SAMPLE_RAW) {
 		/* Pad so that the u32 size and the data end on 8 bytes. */
@@ -375,19 +375,19 @@ static int build_sample(struct pm_writer *w, const struct pm_sample *s,
 
 		if (s->raw_size > UINT16_MAX)
 			goto too_big;
-		pm_wbuf__u32(b, padded, sw);
-		memcpy(pm_wbuf__grow(b, padded), s->raw, s->raw_size);
+		pm_bytebuf__u32(b, padded, sw);
+		memcpy(pm_bytebuf__grow(b, padded), s->raw, s->raw_size);
 	}
 	if (st & PM_SAMPLE_BRANCH_STACK) {
 		if (s->branch_nr > UINT16_MAX / 24)
 			goto too_big;
-		pm_wbuf__u64(b, s->branch_nr, sw);
+		pm_bytebuf__u64(b, s->branch_nr, sw);
 		if (a && (a->branch_sample_type & PM_BRANCH_HW_INDEX))
-			pm_wbuf__u64(b, s->branch_hw_idx, sw);
+			pm_bytebuf__u64(b, s->branch_hw_idx, sw);
 		for (i = 0; i < s->branch_nr; i++) {
-			pm_wbuf__u64(b, s->branches[i].from, sw);
-			pm_wbuf__u64(b, s->branches[i].to, sw);
-			pm_wbuf__u64(b, s->branches[i].flags, sw);
+			pm_bytebuf__u64(b, s->branches[i].from, sw);
+			pm_bytebuf__u64(b, s->branches[i].to, sw);
+			pm_bytebuf__u64(b, s->branches[i].flags, sw);
 		}
 	}
 	if (st & PM_SAMPLE_REGS_USER) {
@@ -403,18 +403,18 @@ static int build_sample(struct pm_writer *w, const struct pm_sample *s,
 					     (unsigned long long)s->stack_user_size);
 		if (s->stack_user_size > UINT16_MAX)
 			goto too_big;
-		pm_wbuf__u64(b, s->stack_user_size, sw);
+		pm_bytebuf__u64(b, s->stack_user_size, sw);
 		if (s->stack_user_size) {
-			pm_wbuf__bytes(b, s->stack_user, s->stack_user_size);
-			pm_wbuf__u64(b, s->stack_user_dyn_size, sw);
+			pm_bytebuf__add(b, s->stack_user, s->stack_user_size);
+			pm_bytebuf__u64(b, s->stack_user_dyn_size, sw);
 		}
 	}
 	if (st & (PM_SAMPLE_WEIGHT | PM_SAMPLE_WEIGHT_STRUCT))
-		pm_wbuf__u64(b, s->weight, sw);
+		pm_bytebuf__u64(b, s->weight, sw);
 	if (st & PM_SAMPLE_DATA_SRC)
-		pm_wbuf__u64(b, s->data_src, sw);
+		pm_bytebuf__u64(b, s->data_src, sw);
 	if (st & PM_SAMPLE_TRANSACTION)
-		pm_wbuf__u64(b, s->transaction, sw);
+		pm_bytebuf__u64(b, s->transaction, sw);
 	if (st & PM_SAMPLE_REGS_INTR) {
 		ret = regs(b, &s->regs_intr, a ? a->sample_regs_intr : 0,
 			   "REGS_INTR", sw, err);
@@ -422,13 +422,13 @@ static int build_sample(struct pm_writer *w, const struct pm_sample *s,
 			return ret;
 	}
 	if (st & PM_SAMPLE_PHYS_ADDR)
-		pm_wbuf__u64(b, s->phys_addr, sw);
+		pm_bytebuf__u64(b, s->phys_addr, sw);
 	if (st & PM_SAMPLE_CGROUP)
-		pm_wbuf__u64(b, s->cgroup, sw);
+		pm_bytebuf__u64(b, s->cgroup, sw);
 	if (st & PM_SAMPLE_DATA_PAGE_SIZE)
-		pm_wbuf__u64(b, s->data_page_size, sw);
+		pm_bytebuf__u64(b, s->data_page_size, sw);
 	if (st & PM_SAMPLE_CODE_PAGE_SIZE)
-		pm_wbuf__u64(b, s->code_page_size, sw);
+		pm_bytebuf__u64(b, s->code_page_size, sw);
 	if (st & PM_SAMPLE_AUX) {
 		if (s->aux_size % 8)
 			return pm_error__fmt(err, PM_EUSAGE,
@@ -436,16 +436,15 @@ static int build_sample(struct pm_writer *w, const struct pm_sample *s,
 					     (unsigned long long)s->aux_size);
 		if (s->aux_size > UINT16_MAX)
 			goto too_big;
-		pm_wbuf__u64(b, s->aux_size, sw);
-		pm_wbuf__bytes(b, s->aux, s->aux_size);
+		pm_bytebuf__u64(b, s->aux_size, sw);
+		pm_bytebuf__add(b, s->aux, s->aux_size);
 	}
 	if (b->len > UINT16_MAX)
 		goto too_big;
 	return 0;
 too_big:
 	return pm_error__fmt(err, PM_EUNSUP,
-			     "%s: the sample does not fit a record (at most 65535 bytes)",
-			     w->name);
+			     "the sample does not fit a record (at most 65535 bytes)");
 }
 
 int pm_writer__sample_size(struct pm_writer *w, const struct pm_sample *s,

@@ -261,8 +261,8 @@ int pm_writer__copy_record(struct pm_writer *w, const void *rec, size_t len,
 				     "%s record of %zu bytes is shorter than its sample_id trailer (%zu)",
 				     pm_record_type_name(type), len, trailer);
 
-	pm_wbuf__reset(&w->rec);
-	p = pm_wbuf__grow(&w->rec, len);
+	pm_bytebuf__reset(&w->rec);
+	p = pm_bytebuf__grow(&w->rec, len);
 	memcpy(p, rec, len);
 	swap_at(p, 4);
 	swap_at(p + 4, 2);

@@ -17,63 +17,15 @@
 /* Flush the stream buffer to the fd when it holds this much. */
 #define OUT_CHUNK (256 * 1024)
 
-/* ---- growable buffer ---------------------------------------------- */
+/* ---- perf strings ------------------------------------------------ */
 
-void pm_wbuf__reset(struct pm_wbuf *b)
-{
-	b->len = 0;
-}
-
-void pm_wbuf__free(struct pm_wbuf *b)
-{
-	free(b->data);
-	memset(b, 0, sizeof(*b));
-}
-
-uint8_t *pm_wbuf__grow(struct pm_wbuf *b, size_t n)
-{
-	uint8_t *p;
-
-	PM_GROW(b->data, b->alloc, b->len + n);
-	p = b->data + b->len;
-	memset(p, 0, n);
-	b->len += n;
-	return p;
-}
-
-void pm_wbuf__bytes(struct pm_wbuf *b, const void *p, size_t n)
-{
-	if (n)
-		memcpy(pm_wbuf__grow(b, n), p, n);
-}
-
-void pm_wbuf__u16(struct pm_wbuf *b, uint16_t v, bool swap)
-{
-	pm_store16(pm_wbuf__grow(b, 2), v, swap);
-}
-
-void pm_wbuf__u32(struct pm_wbuf *b, uint32_t v, bool swap)
-{
-	pm_store32(pm_wbuf__grow(b, 4), v, swap);
-}
-
-void pm_wbuf__u64(struct pm_wbuf *b, uint64_t v, bool swap)
-{
-	pm_store64(pm_wbuf__grow(b, 8), v, swap);
-}
-
-void pm_wbuf__pad8(struct pm_wbuf *b)
-{
-	pm_wbuf__grow(b, pm_align8(b->len) - b->len);
-}
-
-void pm_wbuf__string(struct pm_wbuf *b, const char *s, bool swap)
+void pm_writer__put_string(struct pm_bytebuf *b, const char *s, bool swap)
 {
 	size_t n = strlen(s) + 1;
 	size_t padded = (n + 63) & ~(size_t)63;
 
-	pm_wbuf__u32(b, (uint32_t)padded, swap);
-	memcpy(pm_wbuf__grow(b, padded), s, n - 1);
+	pm_bytebuf__u32(b, (uint32_t)padded, swap);
+	memcpy(pm_bytebuf__grow(b, padded), s, n - 1);
 }
 
 /* ---- output ------------------------------------------------------- */
@@ -101,7 +53,7 @@ static int flush(struct pm_writer *w, struct pm_error *err)
 	if (ret)
 		return ret;
 	w->flushed += w->out.len;
-	pm_wbuf__reset(&w->out);
+	pm_bytebuf__reset(&w->out);
 	return 0;
 }
 
@@ -111,7 +63,7 @@ int pm_writer__emit(struct pm_writer *w, const void *p, size_t len,
 	if (w->failed)
 		return pm_error__fmt(err, EIO, "%s: an earlier write failed",
 				     w->name);
-	pm_wbuf__bytes(&w->out, p, len);
+	pm_bytebuf__add(&w->out, p, len);
 	if (w->sink == PM_SINK_FD && w->out.len >= OUT_CHUNK)
 		return flush(w, err);
 	return 0;
@@ -144,18 +96,15 @@ bool pm_writer__is_pipe(const struct pm_writer *w)
 
 /* ---- open / close -------------------------------------------------- */
 
+static const struct pm_writer_opts default_opts;
+
 static int writer_new(struct pm_writer **out, const char *name,
 		      const struct pm_writer_opts *opts, struct pm_error *err)
 {
 	struct pm_writer *w;
-	struct pm_writer_opts o = { 0 };
+	struct pm_writer_opts o;
 
-	if (opts) {
-		if (opts->sz < sizeof(size_t))
-			return pm_error__fmt(err, PM_EUSAGE,
-					     "writer options without a size");
-		memcpy(&o, opts, PM_MIN(opts->sz, sizeof(o)));
-	}
+	PM_OPTS_COPY(&o, opts, default_opts);
 	if (o.attr_size && (o.attr_size < PM_ATTR_SIZE_VER0 ||
 			    o.attr_size % 8 || o.attr_size > 4096))
 		return pm_error__fmt(err, PM_EUSAGE,
@@ -204,13 +153,12 @@ int pm_writer__open_fd(struct pm_writer **out, int fd, const char *name,
 int pm_writer__open(struct pm_writer **out, const char *path,
 		    const struct pm_writer_opts *opts, struct pm_error *err)
 {
-	struct pm_writer_opts o = { 0 };
+	struct pm_writer_opts o;
 	struct pm_outfile *f;
 	int ret;
 
 	*out = NULL;
-	if (opts)
-		memcpy(&o, opts, PM_MIN(opts->sz, sizeof(o)));
+	PM_OPTS_COPY(&o, opts, default_opts);
 	ret = pm_outfile__open(&f, path, o.file, err);
 	if (ret)
 		return ret;
@@ -249,10 +197,10 @@ void pm_writer__delete(struct pm_writer *w)
 	}
 	free(w->events);
 	for (i = 0; i < PM_FEAT_BITS; i++)
-		pm_wbuf__free(&w->feat[i].payload);
-	pm_wbuf__free(&w->out);
-	pm_wbuf__free(&w->rec);
-	pm_wbuf__free(&w->build_ids);
+		pm_bytebuf__release(&w->feat[i].payload);
+	pm_bytebuf__release(&w->out);
+	pm_bytebuf__release(&w->rec);
+	pm_bytebuf__release(&w->build_ids);
 	pm_writer__compress_free(w);
 	pm_outfile__abort(w->file);	/* no half-written file */
 	free(w->name);
@@ -302,11 +250,6 @@ int pm_writer__set_event_name(struct pm_writer *w, size_t idx,
 	return 0;
 }
 
-size_t pm_writer__nr_events(const struct pm_writer *w)
-{
-	return w->nr_events;
-}
-
 const struct pm_event *pm_writer__event(const struct pm_writer *w, size_t idx)
 {
 	return idx < w->nr_events ? &w->events[idx] : NULL;
@@ -349,10 +292,10 @@ static uint32_t choose_attr_size(const struct pm_writer *w)
 
 void pm_writer__rec_start(struct pm_writer *w, uint32_t type, uint16_t misc)
 {
-	pm_wbuf__reset(&w->rec);
-	pm_wbuf__u32(&w->rec, type, w->swap);
-	pm_wbuf__u16(&w->rec, misc, w->swap);
-	pm_wbuf__u16(&w->rec, 0, w->swap);
+	pm_bytebuf__reset(&w->rec);
+	pm_bytebuf__u32(&w->rec, type, w->swap);
+	pm_bytebuf__u16(&w->rec, misc, w->swap);
+	pm_bytebuf__u16(&w->rec, 0, w->swap);
 }
 
 int pm_writer__emit_rec(struct pm_writer *w, struct pm_error *err)
@@ -371,7 +314,7 @@ int pm_writer__emit_rec(struct pm_writer *w, struct pm_error *err)
  * HEADER_BUILD_ID record per entry instead (the entry is laid out as a
  * record already: only its type changes).
  */
-static int pipe_build_ids(struct pm_writer *w, const struct pm_wbuf *b,
+static int pipe_build_ids(struct pm_writer *w, const struct pm_bytebuf *b,
 			  struct pm_error *err)
 {
 	size_t pos = 0;
@@ -384,8 +327,8 @@ static int pipe_build_ids(struct pm_writer *w, const struct pm_wbuf *b,
 			return pm_error__fmt(err, PM_EFORMAT,
 					     "BUILD_ID entry of %u bytes does not fit its feature",
 					     size);
-		pm_wbuf__reset(&w->rec);
-		pm_wbuf__bytes(&w->rec, b->data + pos, size);
+		pm_bytebuf__reset(&w->rec);
+		pm_bytebuf__add(&w->rec, b->data + pos, size);
 		pm_store32(w->rec.data, PM_RECORD_HEADER_BUILD_ID, w->swap);
 		ret = pm_writer__emit(w, w->rec.data, size, err);
 		pos += size;
@@ -407,10 +350,10 @@ static int begin_pipe(struct pm_writer *w, struct pm_error *err)
 		uint32_t k;
 
 		pm_writer__rec_start(w, PM_RECORD_HEADER_ATTR, 0);
-		pm_attr__encode(&e->attr, pm_wbuf__grow(&w->rec, w->attr_size),
+		pm_attr__encode(&e->attr, pm_bytebuf__grow(&w->rec, w->attr_size),
 				w->attr_size, w->big_endian);
 		for (k = 0; k < e->nr_ids; k++)
-			pm_wbuf__u64(&w->rec, e->ids[k], w->swap);
+			pm_bytebuf__u64(&w->rec, e->ids[k], w->swap);
 		ret = pm_writer__emit_rec(w, err);
 	}
 	if (ret)
@@ -427,7 +370,7 @@ static int begin_pipe(struct pm_writer *w, struct pm_error *err)
 			size_t padded = pm_align8(ft->payload.len);
 
 			pm_writer__rec_start(w, PM_RECORD_HEADER_TRACING_DATA, 0);
-			pm_wbuf__u32(&w->rec, (uint32_t)padded, w->swap);
+			pm_bytebuf__u32(&w->rec, (uint32_t)padded, w->swap);
 			ret = pm_writer__emit_rec(w, err);
 			if (!ret)
 				ret = pm_writer__emit(w, ft->payload.data,
@@ -445,15 +388,15 @@ static int begin_pipe(struct pm_writer *w, struct pm_error *err)
 			continue;
 		}
 		pm_writer__rec_start(w, PM_RECORD_HEADER_FEATURE, 0);
-		pm_wbuf__u64(&w->rec, f, w->swap);
-		pm_wbuf__bytes(&w->rec, ft->payload.data, ft->payload.len);
+		pm_bytebuf__u64(&w->rec, f, w->swap);
+		pm_bytebuf__add(&w->rec, ft->payload.data, ft->payload.len);
 		ret = pm_writer__emit_rec(w, err);
 	}
 	if (ret)
 		return ret;
 	/* The closing feature record: feat_id = the last feature number. */
 	pm_writer__rec_start(w, PM_RECORD_HEADER_FEATURE, 0);
-	pm_wbuf__u64(&w->rec, PM_FEAT_LAST_KNOWN, w->swap);
+	pm_bytebuf__u64(&w->rec, PM_FEAT_LAST_KNOWN, w->swap);
 	return pm_writer__emit_rec(w, err);
 }
 
@@ -486,22 +429,22 @@ static int begin_file(struct pm_writer *w, struct pm_error *err)
 	static const uint64_t no_features[4];
 	uint8_t hdr[PM_FILE_HEADER_SIZE];
 	uint64_t ids_offset = PM_FILE_HEADER_SIZE;
-	struct pm_wbuf b = { 0 };
+	struct pm_bytebuf b = { 0 };
 	size_t i;
 	uint32_t k;
 	int ret;
 
 	for (i = 0; i < w->nr_events; i++)
 		for (k = 0; k < w->events[i].nr_ids; k++)
-			pm_wbuf__u64(&b, w->events[i].ids[k], w->swap);
+			pm_bytebuf__u64(&b, w->events[i].ids[k], w->swap);
 	w->attrs_offset = ids_offset + b.len;
 	for (i = 0; i < w->nr_events; i++) {
 		const struct pm_event *e = &w->events[i];
 
-		pm_attr__encode(&e->attr, pm_wbuf__grow(&b, w->attr_size),
+		pm_attr__encode(&e->attr, pm_bytebuf__grow(&b, w->attr_size),
 				w->attr_size, w->big_endian);
-		pm_wbuf__u64(&b, e->nr_ids ? ids_offset : 0, w->swap);
-		pm_wbuf__u64(&b, (uint64_t)e->nr_ids * 8, w->swap);
+		pm_bytebuf__u64(&b, e->nr_ids ? ids_offset : 0, w->swap);
+		pm_bytebuf__u64(&b, (uint64_t)e->nr_ids * 8, w->swap);
 		ids_offset += (uint64_t)e->nr_ids * 8;
 	}
 	w->data_offset = PM_FILE_HEADER_SIZE + b.len;
@@ -509,7 +452,7 @@ static int begin_file(struct pm_writer *w, struct pm_error *err)
 	ret = pm_writer__emit(w, hdr, sizeof(hdr), err);
 	if (!ret)
 		ret = pm_writer__emit(w, b.data, b.len, err);
-	pm_wbuf__free(&b);
+	pm_bytebuf__release(&b);
 	return ret;
 }
 
@@ -528,7 +471,7 @@ static int finish_file(struct pm_writer *w, struct pm_error *err)
 	uint64_t data_size = pm_writer__offset(w) - w->data_offset;
 	uint64_t bitmap[4] = { 0 }, off;
 	uint8_t hdr[PM_FILE_HEADER_SIZE];
-	struct pm_wbuf idx = { 0 };
+	struct pm_bytebuf idx = { 0 };
 	size_t f, nr = 0;
 	int ret;
 
@@ -545,12 +488,12 @@ static int finish_file(struct pm_writer *w, struct pm_error *err)
 	for (f = 1; f < PM_FEAT_BITS; f++) {
 		if (!w->feat[f].set)
 			continue;
-		pm_wbuf__u64(&idx, off, w->swap);
-		pm_wbuf__u64(&idx, w->feat[f].payload.len, w->swap);
+		pm_bytebuf__u64(&idx, off, w->swap);
+		pm_bytebuf__u64(&idx, w->feat[f].payload.len, w->swap);
 		off += w->feat[f].payload.len;
 	}
 	ret = pm_writer__emit(w, idx.data, idx.len, err);
-	pm_wbuf__free(&idx);
+	pm_bytebuf__release(&idx);
 	for (f = 1; !ret && f < PM_FEAT_BITS; f++)
 		if (w->feat[f].set)
 			ret = pm_writer__emit(w, w->feat[f].payload.data,

@@ -1,13 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Burst mode's phases for one counter instance (see record-int.h): what
- * to arm next, long or short, and when the kernel has stopped the group.
- * No system calls here: the recorder does the ioctls and writes the
- * THROTTLE/UNTHROTTLE marks.
+ * The burst emulation of short windows on kernels without the hf-period
+ * ABI (see record.h and record-int.h). Each burst leader alternates two
+ * phases, each armed with PERF_EVENT_IOC_PERIOD and PERF_EVENT_IOC_REFRESH
+ * so that the kernel itself stops the group at its end: the long window
+ * (one overflow, its sample not written) and a burst of N + 1 samples S
+ * events apart, which the file sees between an UNTHROTTLE and a THROTTLE
+ * mark. pm_burst__* decide the phases (no system calls: unit-tested on
+ * their own); pm_rec_burst__* do the ioctls and the marks for the
+ * recorder. A workload's bursts follow it in a cgroup of its own (CGROUP
+ * scope; cgroup-perf.c makes it take perf events on a fresh boot), else
+ * its first thread (THREAD scope).
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
 
-#include "record-int.h"
+#include "recorder.h"
+#include "pmprof/records.h"
+#include "pmprof/util.h"
+
+#define CGROUP2_MAGIC 0x63677270
+
+/* ---- the phases of one counter instance ---- */
 
 #define NSEC_PER_SEC 1000000000ULL
 /* The kernel refuses periods with bit 63 set; stay well below. */
@@ -136,4 +158,231 @@ enum pm_burst_phase pm_burst__stopped(struct pm_burst *b)
 
 	b->phase = PM_BURST_IDLE;
 	return was;
+}
+
+/* ---- the workload's cgroup ---- */
+
+int pm_rec_burst__cgroup_root(char *out, size_t size)
+{
+	static const char *const cands[] = { "/sys/fs/cgroup/unified", "/sys/fs/cgroup" };
+	struct statfs sf;
+	unsigned int i;
+
+	for (i = 0; i < PM_ARRAY_SIZE(cands); i++) {
+		if (!statfs(cands[i], &sf) && (unsigned long)sf.f_type == CGROUP2_MAGIC) {
+			snprintf(out, size, "%s", cands[i]);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Make the workload's cgroup, one that perf events can be opened on, and
+ * move the workload into it; 0, or -1 with the reason in why (then
+ * thread scope). */
+int pm_rec_burst__cgroup_make(struct pm_recorder *r, char *why, size_t size)
+{
+	char root[256], dir[320], did[512], path[400], pid[32];
+	int fd, ret;
+
+	if (geteuid() != 0 || pm_rec_burst__cgroup_root(root, sizeof(root))) {
+		snprintf(why, size, "no cgroup v2 for the workload (needs root and a cgroup2 mount)");
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%s/" PM_REC_CGROUP_PREFIX "%d", root, (int)getpid());
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		snprintf(why, size, "cannot make the workload's cgroup %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	r->cgroup_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r->cgroup_fd < 0) {
+		snprintf(why, size, "cannot open the workload's cgroup %s: %s", dir, strerror(errno));
+		rmdir(dir);
+		return -1;
+	}
+	r->cgroup_dir = pm_strdup(dir);
+	ret = pm_rec_cgroup__perf_ready(root, r->cgroup_fd, r->cpus.cpus[0], did, sizeof(did),
+					why, size);
+	if (*did)
+		pm_rec__note(r, "burst: %s", did);
+	if (!ret) {
+		snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+		snprintf(pid, sizeof(pid), "%d\n", (int)r->child);
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, pid, strlen(pid)) != (ssize_t)strlen(pid)) {
+			snprintf(why, size, "cannot move the workload into %s: %s", path, strerror(errno));
+			ret = -1;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	if (ret)
+		pm_rec_burst__cgroup_remove(r);
+	return ret ? -1 : 0;
+}
+
+void pm_rec_burst__cgroup_remove(struct pm_recorder *r)
+{
+	if (r->cgroup_fd >= 0)
+		close(r->cgroup_fd);
+	r->cgroup_fd = -1;
+	if (r->cgroup_dir) {
+		/* fails while a process the workload left behind is in it */
+		rmdir(r->cgroup_dir);
+		free(r->cgroup_dir);
+		r->cgroup_dir = NULL;
+	}
+}
+
+void pm_rec_burst__init(struct pm_recorder *r, struct instance *in)
+{
+	struct rec_event *re = &r->ev[in->ev];
+	struct pm_burst_config cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.period = re->freq ? 0 : re->spec->attr.sample_period;
+	cfg.freq = re->freq ? re->freq_hz : 0;
+	cfg.short_period = (uint32_t)re->short_period;
+	cfg.burst = re->burst_n;
+	cfg.hf_rand = re->spec->attr.hf_sample_rand;
+	cfg.hf_jitter = re->spec->hf_jitter;
+	cfg.seed = r->o.seed + r->nr_inst;
+	cfg.time_unit = re->time_unit;
+	pm_burst__init(&in->burst, &cfg);
+}
+
+static int write_burst_mark(struct pm_recorder *r, struct instance *in, uint32_t type,
+			    uint64_t time, struct pm_error *err)
+{
+	struct pm_rec_throttle t = { .time = time, .id = in->id, .stream_id = in->id };
+	struct pm_sample_id sid;
+
+	memset(&sid, 0, sizeof(sid));
+	sid.event = pm_writer__event(r->w, (size_t)in->ev);
+	sid.pid = in->pid_last;
+	sid.tid = in->tid_last;
+	sid.time = time;
+	sid.id = in->id;
+	sid.stream_id = in->id;
+	sid.cpu = in->cpu >= 0 ? (uint32_t)in->cpu : in->cpu_last;
+	r->st.records++;
+	r->round_dirty = true;
+	return pm_writer__throttle(r->w, type, PM_MISC_PMPROF_STOP, &t, &sid, err);
+}
+
+/*
+ * Arm the instance's next phase (pm_burst__next says which). The file sees
+ * only the bursts: a short phase starts with an UNTHROTTLE mark, stamped
+ * before the ioctls so that no sample of the phase can precede it, and
+ * ends with a THROTTLE; the long phase between them is the gap, and its
+ * one sample only tells the recorder that it is over (it is not written).
+ * PERF_EVENT_IOC_PERIOD also drops what was left of the last period
+ * (period_left), so the phase's first overflow comes exactly its period
+ * after the re-arm instead of whenever the stopped period would have
+ * ended (at once, for cpu-clock's hrtimer).
+ */
+static int arm_next(struct pm_recorder *r, struct instance *in, struct pm_error *err)
+{
+	struct rec_event *re = &r->ev[in->ev];
+	uint64_t now = pm_rec__now_ns(r);
+	struct pm_burst_arm a;
+	int ret;
+
+	pm_burst__next(&in->burst, now, &a);
+	if (a.phase == PM_BURST_SHORT &&
+	    (ret = write_burst_mark(r, in, PM_RECORD_UNTHROTTLE, now, err)))
+		return ret;
+	if (ioctl(in->fd, PERF_EVENT_IOC_PERIOD, &a.period))
+		return pm_error__fmt(err, errno, "%s: PERF_EVENT_IOC_PERIOD: %s", re->name,
+				     strerror(errno));
+	if (ioctl(in->fd, PERF_EVENT_IOC_REFRESH, a.refresh))
+		return pm_error__fmt(err, errno, "%s: PERF_EVENT_IOC_REFRESH: %s", re->name,
+				     strerror(errno));
+	return 0;
+}
+
+/* A phase is over (the kernel stopped the group at stop_time): a burst
+ * gets its THROTTLE mark; the next phase is armed at once, unless the
+ * recording is finishing. */
+static int phase_over(struct pm_recorder *r, struct instance *in, enum pm_burst_phase ended,
+		      uint64_t stop_time, struct pm_error *err)
+{
+	int ret = 0;
+
+	if (ended == PM_BURST_SHORT) {
+		r->st.bursts++;
+		ret = write_burst_mark(r, in, PM_RECORD_THROTTLE, stop_time, err);
+	}
+	if (!ret && !r->finished)
+		ret = arm_next(r, in, err);
+	return ret;
+}
+
+bool pm_rec_burst__in_gap(const struct instance *in)
+{
+	return in->burst.phase == PM_BURST_LONG;
+}
+
+int pm_rec_burst__sample(struct pm_recorder *r, struct instance *in, uint64_t time,
+			 struct pm_error *err)
+{
+	enum pm_burst_phase ended = pm_burst__sample(&in->burst, time);
+
+	in->t_last = time;
+	if (ended == PM_BURST_IDLE)
+		return 0;
+	/* stamped 1 ns after the phase's last sample, when the group stopped */
+	return phase_over(r, in, ended, time + 1, err);
+}
+
+int pm_rec_burst__lost(struct pm_recorder *r, struct instance *in, uint64_t t,
+		       struct pm_error *err)
+{
+	/*
+	 * The kernel still stops the phase after its overflows; we just did
+	 * not see them all. (Should it not have ended yet, the re-arm's
+	 * REFRESH adds to what it had left: a longer phase, nothing lost.)
+	 */
+	enum pm_burst_phase was = pm_burst__stopped(&in->burst);
+
+	if (was == PM_BURST_IDLE)
+		return 0;
+	return phase_over(r, in, was, t ? t + 1 : pm_rec__now_ns(r), err);
+}
+
+/* Every burst leader's first phase: a long one, as the kernel ABI's
+ * first period is. */
+int pm_rec_burst__arm_all(struct pm_recorder *r, struct pm_error *err)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < r->nr_inst; i++) {
+		struct instance *in = &r->inst[i];
+
+		if (r->ev[in->ev].burst && r->ev[in->ev].leader == in->ev) {
+			ret = arm_next(r, in, err);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+int pm_rec_burst__close_all(struct pm_recorder *r, struct pm_error *err)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < r->nr_inst; i++) {
+		struct instance *in = &r->inst[i];
+
+		if (r->ev[in->ev].burst && in->burst.phase == PM_BURST_SHORT && in->burst.seen) {
+			pm_burst__stopped(&in->burst);
+			ret = write_burst_mark(r, in, PM_RECORD_THROTTLE, in->t_last + 1, err);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
 }

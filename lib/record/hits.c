@@ -6,16 +6,13 @@
  * a sample's ip marks the DSO it falls in (the kernel for kernel-mode
  * samples). At the end the build ids of the hit DSOs go into the file.
  */
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "record-int.h"
 #include "pmprof/abi.h"
+#include "pmprof/hash.h"
 #include "pmprof/symbols.h"
 #include "pmprof/util.h"
 
@@ -39,9 +36,11 @@ struct dso {
 struct pm_hits {
 	struct proc *procs;
 	size_t nr_procs, alloc_procs;
+	struct pm_hash proc_index;	/* by pid */
 	size_t last_proc;
 	struct dso *dsos;
 	size_t nr_dsos, alloc_dsos;
+	struct pm_hash dso_index;	/* by path */
 	bool kernel_hit;
 };
 
@@ -62,40 +61,57 @@ void pm_hits__delete(struct pm_hits *d)
 		free(d->dsos[i].path);
 	free(d->procs);
 	free(d->dsos);
+	pm_hash__release(&d->proc_index);
+	pm_hash__release(&d->dso_index);
 	free(d);
+}
+
+static uint64_t proc_hash(const void *arg, size_t i)
+{
+	return pm_hash64(((const struct proc *)arg)[i].pid);
 }
 
 static struct proc *find_proc(struct pm_hits *d, uint32_t pid, bool create)
 {
-	size_t i;
+	size_t s;
 
 	if (d->last_proc < d->nr_procs && d->procs[d->last_proc].pid == pid)
 		return &d->procs[d->last_proc];
-	for (i = 0; i < d->nr_procs; i++) {
-		if (d->procs[i].pid == pid) {
-			d->last_proc = i;
-			return &d->procs[i];
-		}
+	s = PM_HASH_FIND(&d->proc_index, pm_hash64(pid), i, d->procs[i].pid == pid);
+	if (!pm_hash__empty(&d->proc_index, s)) {
+		d->last_proc = pm_hash__at(&d->proc_index, s);
+		return &d->procs[d->last_proc];
 	}
 	if (!create)
 		return NULL;
+	pm_hash__reserve(&d->proc_index, d->nr_procs, proc_hash, d->procs);
+	s = PM_HASH_FIND(&d->proc_index, pm_hash64(pid), i, false);
 	PM_GROW(d->procs, d->alloc_procs, d->nr_procs + 1);
 	memset(&d->procs[d->nr_procs], 0, sizeof(struct proc));
 	d->procs[d->nr_procs].pid = pid;
+	pm_hash__set(&d->proc_index, s, d->nr_procs);
 	d->last_proc = d->nr_procs;
 	return &d->procs[d->nr_procs++];
 }
 
+static uint64_t dso_hash(const void *arg, size_t i)
+{
+	return pm_hash_str(((const struct dso *)arg)[i].path);
+}
+
 static int dso_index(struct pm_hits *d, const char *path)
 {
-	size_t i;
+	uint64_t h = pm_hash_str(path);
+	size_t s = PM_HASH_FIND(&d->dso_index, h, i, !strcmp(d->dsos[i].path, path));
 
-	for (i = 0; i < d->nr_dsos; i++)
-		if (!strcmp(d->dsos[i].path, path))
-			return (int)i;
+	if (!pm_hash__empty(&d->dso_index, s))
+		return (int)pm_hash__at(&d->dso_index, s);
+	pm_hash__reserve(&d->dso_index, d->nr_dsos, dso_hash, d->dsos);
+	s = PM_HASH_FIND(&d->dso_index, h, i, false);
 	PM_GROW(d->dsos, d->alloc_dsos, d->nr_dsos + 1);
 	d->dsos[d->nr_dsos].path = pm_strdup(path);
 	d->dsos[d->nr_dsos].hit = false;
+	pm_hash__set(&d->dso_index, s, d->nr_dsos);
 	return (int)d->nr_dsos++;
 }
 
@@ -175,70 +191,6 @@ void pm_hits__hit(struct pm_hits *d, uint32_t pid, uint64_t ip, int cpumode)
 	}
 }
 
-/* ---- build ids ---- */
-
-static int note_build_id(Elf_Data *data, uint8_t id[20], uint8_t *size)
-{
-	size_t off = 0, name_off, desc_off;
-	GElf_Nhdr nh;
-
-	while ((off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
-		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-		    !memcmp((const char *)data->d_buf + name_off, "GNU", 4) &&
-		    nh.n_descsz > 0) {
-			*size = (uint8_t)(nh.n_descsz > 20 ? 20 : nh.n_descsz);
-			memcpy(id, (const char *)data->d_buf + desc_off, *size);
-			return 0;
-		}
-	}
-	return -1;
-}
-
-int pm_read_build_id(const char *path, uint8_t id[20], uint8_t *size)
-{
-	Elf *e;
-	Elf_Scn *scn = NULL;
-	int fd, ret = -1;
-	size_t i, nph;
-
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF)
-		goto out;
-	while (ret && (scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		data = elf_getdata(scn, NULL);
-		if (data)
-			ret = note_build_id(data, id, size);
-	}
-	if (ret && !elf_getphdrnum(e, &nph)) {
-		for (i = 0; ret && i < nph; i++) {
-			GElf_Phdr ph;
-			Elf_Data *data;
-
-			if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_NOTE)
-				continue;
-			data = elf_getdata_rawchunk(e, (int64_t)ph.p_offset, ph.p_filesz,
-						    ELF_T_NHDR);
-			if (data)
-				ret = note_build_id(data, id, size);
-		}
-	}
-out:
-	if (e)
-		elf_end(e);
-	close(fd);
-	return ret;
-}
-
 void pm_hits__clear_hits(struct pm_hits *d)
 {
 	size_t i;
@@ -264,7 +216,7 @@ size_t pm_hits__build_ids(struct pm_hits *d, struct pm_build_id_entry **out)
 		}
 	}
 	for (i = 0; i < d->nr_dsos; i++) {
-		if (!d->dsos[i].hit || pm_read_build_id(d->dsos[i].path, v[n].build_id, &v[n].size))
+		if (!d->dsos[i].hit || pm_build_id__read(d->dsos[i].path, v[n].build_id, &v[n].size))
 			continue;
 		v[n].misc = PM_MISC_USER;
 		v[n].pid = -1;

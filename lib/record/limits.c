@@ -150,12 +150,12 @@ int pm_perf_access__error(const struct pm_perf_access *acc, const struct pm_attr
 	const char *what;
 
 	if (acc->privileged)
-		return pm_error__fmt(err, -e,
+		return pm_error__fmt(err, e,
 			"%s: no permission to open the event (%s) although this process has "
 			"CAP_PERFMON or CAP_SYS_ADMIN: a security module or the kernel's "
 			"lockdown forbids it", name, strerror(e));
 	if (acc->paranoid <= need)
-		return pm_error__fmt(err, -e,
+		return pm_error__fmt(err, e,
 			"%s: no permission to open the event (%s; kernel.perf_event_paranoid "
 			"is %d, which allows it: a security module forbids it?)",
 			name, strerror(e), acc->paranoid);
@@ -174,7 +174,7 @@ int pm_perf_access__error(const struct pm_perf_access *acc, const struct pm_attr
 		snprintf(alt, sizeof(alt), ", or %ssample user space only (-e %s)",
 			 acc->paranoid > 2 ? "set it to 2 and " : "", user);
 	}
-	return pm_error__fmt(err, -e,
+	return pm_error__fmt(err, e,
 		"%s: no permission to open the event (%s): kernel.perf_event_paranoid is %d, "
 		"and %s without CAP_PERFMON needs %d or lower. Run as root or with "
 		"CAP_PERFMON, or allow it with `sysctl -w kernel.perf_event_paranoid=%d`%s",

@@ -30,11 +30,11 @@ int pm_ring__map(struct pm_ring *rb, int fd, unsigned int pages,
 		int e = errno;
 
 		if (e == EPERM || e == ENOMEM)
-			return pm_error__fmt(err, -e,
+			return pm_error__fmt(err, e,
 				"cannot map a %u-page ring buffer: %s: lower -m, or raise "
 				"`sysctl -w kernel.perf_event_mlock_kb=N` (locked memory for perf buffers)",
 				pages, strerror(e));
-		return pm_error__fmt(err, -e, "mmap of a ring buffer failed: %s", strerror(e));
+		return pm_error__fmt(err, e, "mmap of a ring buffer failed: %s", strerror(e));
 	}
 	rb->base = p;
 	rb->data = (uint8_t *)p + psz;

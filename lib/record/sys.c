@@ -24,7 +24,8 @@
 
 static const char *const hf_mode_names[] = {
 	[PM_HF_AUTO] = "auto", [PM_HF_KERNEL] = "kernel", [PM_HF_BURST] = "burst",
-	[PM_HF_FIXED] = "fixed", [PM_HF_OFF] = "off", [PM_HF_NONE] = "none",
+	[PM_HF_FIXED] = "fixed", [PM_HF_OFF] = "off", [PM_HF_STROBE] = "strobe",
+	[PM_HF_NONE] = "none",
 };
 
 const char *pm_hf_mode__name(enum pm_hf_mode m)
@@ -247,14 +248,14 @@ int pm_perf_event_open(const struct pm_attr *attr, int pid, int cpu,
 	case ENOENT:
 	case EOPNOTSUPP:
 	case ENODEV:
-		return pm_error__fmt(err, -e,
+		return pm_error__fmt(err, e,
 			"%s: not supported by this machine (%s): no hardware PMU or no such event",
 			name, strerror(e));
 	case E2BIG: {
 		uint32_t ks = (uint32_t)buf[4] | (uint32_t)buf[5] << 8 |
 			      (uint32_t)buf[6] << 16 | (uint32_t)buf[7] << 24;
 
-		return pm_error__fmt(err, -e,
+		return pm_error__fmt(err, e,
 			"%s: the kernel does not take %u-byte attrs (it knows %u bytes): "
 			"no hf_sample support; use --hf-mode burst",
 			name, size, ks);
@@ -265,30 +266,29 @@ int pm_perf_event_open(const struct pm_attr *attr, int pid, int cpu,
 		/* a freq= term is not fitted to the maximum as -F is */
 		if (pm_attr__flag(attr, PM_ATTR_FREQ) && !pm_kernel__max_sample_rate(&max) &&
 		    attr->sample_period > max)
-			return pm_error__fmt(err, -e,
+			return pm_error__fmt(err, e,
 				"%s: frequency %llu Hz is above kernel.perf_event_max_sample_rate "
 				"(%u Hz): ask for less, or raise the limit in "
 				"/proc/sys/kernel/perf_event_max_sample_rate",
 				name, (unsigned long long)attr->sample_period, max);
-		return pm_error__fmt(err, -e, "%s: perf_event_open failed: %s (cpu %d, pid %d)",
+		return pm_error__fmt(err, e, "%s: perf_event_open failed: %s (cpu %d, pid %d)",
 				     name, strerror(e), cpu, pid);
 	}
 	case EMFILE:
-		return pm_error__fmt(err, -e,
+		return pm_error__fmt(err, e,
 			"%s: too many open files: raise `ulimit -n` (one file per event, CPU and thread)",
 			name);
 	case ESRCH:
-		return pm_error__fmt(err, -e, "%s: no such process %d", name, pid);
+		return pm_error__fmt(err, e, "%s: no such process %d", name, pid);
 	case EBUSY:
-		return pm_error__fmt(err, -e, "%s: the PMU is busy (another tool holds it)", name);
+		return pm_error__fmt(err, e, "%s: the PMU is busy (another tool holds it)", name);
 	default:
-		return pm_error__fmt(err, -e, "%s: perf_event_open failed: %s (cpu %d, pid %d)",
+		return pm_error__fmt(err, e, "%s: perf_event_open failed: %s (cpu %d, pid %d)",
 				     name, strerror(e), cpu, pid);
 	}
 }
 
-/* 0 when the event opens here (self, any CPU), else its errno. */
-static int probe_errno(uint32_t type, uint64_t config)
+int pm_rec_probe_errno(uint32_t type, uint64_t config)
 {
 	uint8_t buf[PM_ATTR_SIZE_VER7];
 	struct pm_attr a;
@@ -311,57 +311,5 @@ static int probe_errno(uint32_t type, uint64_t config)
 
 bool pm_recorder__probe_event(uint32_t type, uint64_t config)
 {
-	return probe_errno(type, config) == 0;
-}
-
-void pm_recorder__choose_metrics(struct pm_metrics_choice *c)
-{
-	static const struct {
-		const char *name;
-		uint64_t config;
-	} members[] = {
-		{ "instructions", 1 }, { "branch-misses", 5 },
-		{ "cache-references", 2 }, { "cache-misses", 3 },
-	};
-	size_t n, i;
-	int e, why_errno = 0;
-
-	memset(c, 0, sizeof(*c));
-	if (!pm_recorder__probe_event(0, 0 /* cycles */)) {
-		/*
-		 * cpu-clock's hrtimer takes periods from 10 us, but on virtual
-		 * machines it fires tens of microseconds late (measured here:
-		 * 10 us windows come out 50 us long, 100 us ones within a few
-		 * percent), so the windows are 100 us, every 10 ms.
-		 */
-		snprintf(c->spec, sizeof(c->spec),
-			 "{cpu-clock/period=10000000,hf-period=100000/,task-clock,page-faults,context-switches}:S");
-		snprintf(c->why, sizeof(c->why),
-			 "no hardware PMU (cycles cannot be opened): a software group instead, "
-			 "cpu-clock windows of 100 us every 10 ms");
-		return;
-	}
-	c->hw = true;
-	n = (size_t)snprintf(c->spec, sizeof(c->spec), "{cycles/period=1000000,hf-period=300/");
-	for (i = 0; i < PM_ARRAY_SIZE(members); i++) {
-		size_t w = strlen(c->why);
-
-		e = probe_errno(0, members[i].config);
-		if (!e) {
-			n += (size_t)snprintf(c->spec + n, sizeof(c->spec) - n, ",%s", members[i].name);
-		} else {
-			snprintf(c->why + w, sizeof(c->why) - w, "%s%s", w ? ", " : "left out ",
-				 members[i].name);
-			why_errno = why_errno ? why_errno : e;
-		}
-	}
-	snprintf(c->spec + n, sizeof(c->spec) - n, "}:uS");
-	if (why_errno) {
-		size_t w = strlen(c->why);
-
-		snprintf(c->why + w, sizeof(c->why) - w, ": %s (perf_event_open: %s)",
-			 why_errno == ENOENT || why_errno == EOPNOTSUPP ?
-			 "this PMU does not count them" : "they cannot be opened here",
-			 strerror(why_errno));
-	}
+	return pm_rec_probe_errno(type, config) == 0;
 }

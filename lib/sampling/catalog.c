@@ -46,7 +46,7 @@ static void read_symbols(struct pm_catalog *c)
 	uint64_t config;
 	size_t i;
 
-	for (i = 0; (name = pm_evspec_symbol_at(i, &type, &config)); i++) {
+	for (i = 0; (name = pm_event_name__symbol_at(i, &type, &config)); i++) {
 		if (last && last->type == type && last->config == config) {
 			struct pm_strbuf sb = PM_STRBUF_INIT;
 
@@ -66,7 +66,7 @@ static void read_cache(struct pm_catalog *c)
 	uint64_t config;
 	size_t i;
 
-	for (i = 0; !pm_evspec_cache_at(i, name, sizeof(name), &config); i++)
+	for (i = 0; !pm_event_name__cache_at(i, name, sizeof(name), &config); i++)
 		add(c, PM_CAT_CACHE, name, 3, config);
 }
 

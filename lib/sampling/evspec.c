@@ -324,10 +324,10 @@ static int legacy_term(struct parser *p, struct build *b, const char *pmu,
 	uint32_t type, pmu_type;
 	uint64_t config;
 
-	if (!pm_evspec_lookup_symbol(key, strlen(key), &type, &config) && type == 0) {
+	if (!pm_event_name__lookup(key, strlen(key), &type, &config) && type == 0) {
 		/* a hardware event */
 	} else if (pm_sysfs_pmu_is_core(p->root, pmu) &&
-		   !pm_evspec_lookup_cache(key, strlen(key), &config)) {
+		   !pm_event_name__cache(key, strlen(key), &config)) {
 		type = 3;
 	} else {
 		return -1;
@@ -598,9 +598,9 @@ static void event_init(struct pm_evspec_event *ev)
 
 static bool symbolic(const char *s, size_t n, uint32_t *type, uint64_t *config)
 {
-	if (!pm_evspec_lookup_symbol(s, n, type, config))
+	if (!pm_event_name__lookup(s, n, type, config))
 		return true;
-	if (!pm_evspec_lookup_cache(s, n, config)) {
+	if (!pm_event_name__cache(s, n, config)) {
 		*type = 3;
 		return true;
 	}
@@ -859,19 +859,4 @@ int pm_evspec__parse(struct pm_evspec_list *list, const char *str,
 fail:
 	pm_evspec_list__exit(&tmp);
 	return ret;
-}
-
-void pm_evspec_error_print(FILE *out, const char *prefix, const char *str,
-			   const struct pm_error *err)
-{
-	size_t off = err->has_offset ? (size_t)err->offset : 0, len = strlen(str);
-
-	if (!prefix)
-		prefix = "";
-	if (off > len)
-		off = len;
-	fprintf(out, "%sevent syntax error: '%s'\n", prefix, str);
-	fprintf(out, "%*s\\___ %s\n",
-		(int)(strlen(prefix) + strlen("event syntax error: '") + off), "",
-		err->msg);
 }

@@ -29,7 +29,7 @@ int pm_tracefs__mount(struct pm_error *err)
 {
 	if (!mount("none", PM_TRACEFS_MOUNTPOINT, "tracefs", 0, NULL))
 		return 0;
-	return pm_error__fmt(err, -errno,
+	return pm_error__fmt(err, errno,
 			     "tracefs is not mounted, and mounting it at " PM_TRACEFS_MOUNTPOINT
 			     " failed: %s (as root: mount -t tracefs none " PM_TRACEFS_MOUNTPOINT ")",
 			     strerror(errno));

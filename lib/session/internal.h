@@ -3,6 +3,7 @@
 #ifndef PMPROF_SESSION_INTERNAL_H
 #define PMPROF_SESSION_INTERNAL_H
 
+#include "pmprof/hash.h"
 #include "pmprof/session.h"
 #include "pmprof/unwind.h"
 
@@ -51,26 +52,26 @@ struct pm_thread_int {
 	struct pm_maps *maps;
 };
 
-/* tid -> current thread, open addressing. */
-struct pm_thread_table {
-	struct pm_thread_int **slots;
-	size_t nslots, nr;
+/*
+ * The threads of a recording (threads.c): every thread ever seen, in
+ * creation order, the current one of each tid (a tid is reused after an
+ * EXIT), and the interned comm names, each through the hash index.
+ */
+struct pm_threads {
+	struct pm_thread_int **all;
+	size_t nr, alloc;
+	struct pm_thread_int **by_tid;	/* the current thread of each tid */
+	size_t nr_tids, alloc_tids;
+	struct pm_hash tid_index;
+	char **strings;
+	size_t nr_strings, alloc_strings;
+	struct pm_hash string_index;
 };
 
-struct pm_thread_int *pm_thread_table__find(const struct pm_thread_table *t,
-					    int32_t tid);
-/* Insert or replace the thread for its tid. */
-void pm_thread_table__set(struct pm_thread_table *t, struct pm_thread_int *th);
-void pm_thread_table__free(struct pm_thread_table *t);
-
-/* A set of strings; each distinct string stored once. */
-struct pm_intern {
-	char **slots;
-	size_t nslots, nr;
-};
-
-const char *pm_intern__get(struct pm_intern *in, const char *s);
-void pm_intern__free(struct pm_intern *in);
+struct pm_thread_int *pm_threads__find(const struct pm_threads *t, int32_t tid);
+void pm_threads__release(struct pm_threads *t);
+/* The interned copy of a string: equal strings give equal pointers. */
+const char *pm_threads__intern(struct pm_threads *t, const char *s);
 
 /* A sample's call chain (callchain.c): built once per sample. */
 struct pm_chain {
@@ -115,5 +116,54 @@ int pm_oe__flush(struct pm_oe *oe, uint64_t limit, pm_oe_deliver_fn fn,
 int pm_oe__round(struct pm_oe *oe, pm_oe_deliver_fn fn, void *arg);
 /* When the queue is too big: deliver its older half. */
 int pm_oe__maybe_half(struct pm_oe *oe, pm_oe_deliver_fn fn, void *arg);
+
+/* The session itself, for its files: session.c (records, samples, time
+ * order), threads.c (COMM, FORK, EXIT), maps.c (MMAP, MMAP2). */
+#define PM_KERNEL_NAME "[kernel.kallsyms]"
+
+struct pm_session {
+	struct pm_reader *r;
+	bool own_reader;
+	struct pm_session_opts opts;	/* strings copied */
+
+	struct pm_dsos *dsos;		/* made on first use */
+	bool host;
+	char host_why[320];		/* why (not) the running kernel's symbols */
+	uint64_t kernel_text;		/* the kernel MMAP's pgoff */
+
+	struct pm_map_arena arena;
+	struct pm_maps *kmaps;
+	struct pm_threads threads;
+	struct pm_thread_int *last;	/* last sample's thread */
+
+	struct pm_sample sample;
+	struct pm_sample_ctx ctx;
+	struct pm_oe oe;		/* time order for pm_session__run() */
+	struct resolve_cache *cache;	/* (map, ip) -> addr, symbol */
+	struct pm_chain chain;		/* the current sample's */
+	struct pm_map *inittext;	/* the kernel's init text, when known */
+	bool inittext_done;
+};
+
+
+/* The DSO collection, made on first use (session.c). */
+struct pm_dsos *pm_session__dsos_of(struct pm_session *s);
+bool pm_session__is_kernel_name(const char *f);
+
+/* The thread for (pid, tid), made if new (threads.c). */
+struct pm_thread_int *pm_session__findnew_thread(struct pm_session *s,
+						 int32_t pid, int32_t tid);
+/* A sample's thread (made if new), the last one's when it is the same. */
+struct pm_thread_int *pm_session__sample_thread(struct pm_session *s,
+						int32_t pid, int32_t tid);
+int pm_session__comm(struct pm_session *s, const struct pm_record *rec,
+		     struct pm_error *err);
+int pm_session__fork(struct pm_session *s, const struct pm_record *rec,
+		     struct pm_error *err);
+int pm_session__exit(struct pm_session *s, const struct pm_record *rec,
+		     struct pm_error *err);
+/* MMAP and MMAP2 (maps.c). */
+int pm_session__mmap(struct pm_session *s, const struct pm_record *rec,
+		     struct pm_error *err);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "pmprof/records.h"
 #include "pmprof/util.h"
 #include "session/internal.h"
 
@@ -183,4 +184,89 @@ struct pm_map *pm_map__inittext(struct pm_map_arena *a, struct pm_dso *kernel)
 	m->kernel = true;
 	m->identity = true;
 	return m;
+}
+
+/* ---- the session's MMAP and MMAP2 records ---- */
+
+static struct pm_dso *kernel_dso_for(struct pm_session *s, const char *f)
+{
+	char kname[256];
+
+	if (pm_session__is_kernel_name(f))
+		return pm_dso__get(pm_dsos__kernel(pm_session__dsos_of(s)));
+	if (pm_kmod_name(f, kname, sizeof(kname)))
+		return pm_dsos__findnew(pm_session__dsos_of(s), kname);
+	return pm_dsos__findnew(pm_session__dsos_of(s), f);
+}
+
+/*
+ * perf 6.1's anonymous memory: its addresses are absolute, and if
+ * executable it is looked up in /tmp/perf-PID.map. (memfd files are
+ * files to it.)
+ */
+static bool perf_anon(const char *f, uint32_t flags)
+{
+	return !strcmp(f, "//anon") || !strncmp(f, "/dev/zero", 9) ||
+	       !strncmp(f, "/anon_hugepage", 14) || (flags & MAP_HUGETLB) ||
+	       !strncmp(f, "[stack", 6) || !strncmp(f, "/SYSV", 5) ||
+	       !strcmp(f, "[heap]");
+}
+
+int pm_session__mmap(struct pm_session *s, const struct pm_record *rec,
+			struct pm_error *err)
+{
+	struct pm_rec_mmap m;
+	struct pm_map *map;
+	uint8_t mode = rec->misc & PM_MISC_CPUMODE_MASK;
+	int ret = pm_rec__mmap(s->r, rec, &m, err);
+
+	if (ret)
+		return ret;
+	if (mode == PM_MISC_GUEST_KERNEL || mode == PM_MISC_GUEST_USER)
+		return 0;	/* no guest machines */
+	if (mode == PM_MISC_KERNEL && pm_session__is_kernel_name(m.filename) && !s->dsos)
+		s->kernel_text = m.pgoff;
+	map = pm_map_arena__new(&s->arena);
+	map->start = m.start;
+	map->end = m.start + m.len;
+	if (map->end <= map->start)
+		map->end = UINT64_MAX;
+	map->pgoff = m.pgoff;
+	if (m.is_mmap2) {
+		map->prot = m.prot;
+		map->flags = m.flags;
+	} else {
+		map->prot = PROT_READ |
+			    (rec->misc & PM_MISC_MMAP_DATA ? 0 : PROT_EXEC);
+	}
+	if (mode == PM_MISC_KERNEL) {
+		map->kernel = true;
+		map->identity = true;
+		map->dso = kernel_dso_for(s, m.filename);
+		pm_maps__insert(s->kmaps, map, &s->arena);
+	} else {
+		struct pm_thread_int *th = pm_session__findnew_thread(s, (int32_t)m.pid,
+							  (int32_t)m.tid);
+		map->identity = perf_anon(m.filename, map->flags);
+		/* Executable anonymous memory is JIT code: perf-PID.map. */
+		if (map->identity && (map->prot & PROT_EXEC))
+			map->dso = pm_dso__get(pm_dsos__jit(pm_session__dsos_of(s),
+							    (int)m.pid));
+		else
+			map->dso = pm_dsos__findnew(pm_session__dsos_of(s), m.filename);
+		pm_maps__insert(th->maps, map, &s->arena);
+	}
+	if (m.has_build_id && m.build_id_size)
+		pm_dso__set_build_id(map->dso, m.build_id,
+				     PM_MIN(m.build_id_size, sizeof(m.build_id)));
+	return 0;
+}
+
+size_t pm_session__maps(struct pm_session *s, const struct pm_thread *t,
+			const struct pm_map *const **out)
+{
+	struct pm_maps *m = t ? ((struct pm_thread_int *)t)->maps : s->kmaps;
+
+	*out = (const struct pm_map *const *)m->v;
+	return m->nr;
 }

@@ -21,35 +21,6 @@
 #include "pmprof/util.h"
 #include "session/internal.h"
 
-#define KERNEL_NAME "[kernel.kallsyms]"
-
-struct pm_session {
-	struct pm_reader *r;
-	bool own_reader;
-	struct pm_session_opts opts;	/* strings copied */
-
-	struct pm_dsos *dsos;		/* made on first use */
-	bool host;
-	char host_why[320];		/* why (not) the running kernel's symbols */
-	uint64_t kernel_text;		/* the kernel MMAP's pgoff */
-
-	struct pm_map_arena arena;
-	struct pm_maps *kmaps;
-	struct pm_thread_table tt;
-	struct pm_thread_int **threads;	/* every thread, creation order */
-	size_t nr_threads, alloc_threads;
-	struct pm_thread_int *last;	/* last sample's thread */
-	struct pm_intern intern;
-
-	struct pm_sample sample;
-	struct pm_sample_ctx ctx;
-	struct pm_oe oe;		/* time order for pm_session__run() */
-	struct resolve_cache *cache;	/* (map, ip) -> addr, symbol */
-	struct pm_chain chain;		/* the current sample's */
-	struct pm_map *inittext;	/* the kernel's init text, when known */
-	bool inittext_done;
-};
-
 static char *dupz(const char *s)
 {
 	return s ? pm_strdup(s) : NULL;
@@ -58,16 +29,11 @@ static char *dupz(const char *s)
 int pm_session__new(struct pm_session **out, struct pm_reader *r,
 		    const struct pm_session_opts *opts, struct pm_error *err)
 {
+	static const struct pm_session_opts default_opts;
 	struct pm_session *s = pm_zalloc(sizeof(*s));
 
 	(void)err;
-	if (opts) {
-		size_t sz = opts->sz ? PM_MIN(opts->sz, sizeof(s->opts))
-				     : sizeof(s->opts);
-
-		memcpy(&s->opts, opts, sz);
-	}
-	s->opts.sz = sizeof(s->opts);
+	PM_OPTS_COPY(&s->opts, opts, default_opts);
 	s->opts.symfs = dupz(s->opts.symfs);
 	s->opts.kallsyms = dupz(s->opts.kallsyms);
 	s->opts.vmlinux = dupz(s->opts.vmlinux);
@@ -100,16 +66,10 @@ void pm_session__delete(struct pm_session *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->nr_threads; i++) {
-		pm_maps__put(s->threads[i]->maps);
-		free(s->threads[i]);
-	}
-	free(s->threads);
-	pm_thread_table__free(&s->tt);
+	pm_threads__release(&s->threads);
 	pm_maps__put(s->kmaps);
 	pm_map_arena__free(&s->arena);
 	pm_dsos__delete(s->dsos);
-	pm_intern__free(&s->intern);
 	pm_chain__free(&s->chain);
 	free(s->cache);
 	pm_oe__free(&s->oe);
@@ -128,16 +88,11 @@ struct pm_reader *pm_session__reader(struct pm_session *s)
 	return s->r;
 }
 
-const char *pm_session__intern(struct pm_session *s, const char *str)
-{
-	return pm_intern__get(&s->intern, str);
-}
-
 /* ---- DSOs ---- */
 
-static bool is_kernel_name(const char *f)
+bool pm_session__is_kernel_name(const char *f)
 {
-	return !strncmp(f, KERNEL_NAME, strlen(KERNEL_NAME));
+	return !strncmp(f, PM_KERNEL_NAME, strlen(PM_KERNEL_NAME));
 }
 
 /* The kernel's build id from the BUILD_ID feature, if recorded. */
@@ -147,7 +102,7 @@ static const struct pm_build_id_entry *kernel_build_id(const struct pm_features 
 		const struct pm_build_id_entry *b = &f->build_ids[i];
 
 		if ((b->misc & PM_MISC_CPUMODE_MASK) == PM_MISC_KERNEL &&
-		    b->filename && is_kernel_name(b->filename))
+		    b->filename && pm_session__is_kernel_name(b->filename))
 			return b;
 	}
 	return NULL;
@@ -223,14 +178,14 @@ static void add_build_ids(struct pm_dsos *dsos, const struct pm_features *f)
 			continue;
 		if (mode == PM_MISC_GUEST_KERNEL || mode == PM_MISC_GUEST_USER)
 			continue;
-		if (mode == PM_MISC_KERNEL && !is_kernel_name(name) &&
+		if (mode == PM_MISC_KERNEL && !pm_session__is_kernel_name(name) &&
 		    pm_kmod_name(name, kname, sizeof(kname)))
 			name = kname;
 		pm_dsos__set_build_id(dsos, name, b->build_id, b->size);
 	}
 }
 
-static struct pm_dsos *dsos_of(struct pm_session *s)
+struct pm_dsos *pm_session__dsos_of(struct pm_session *s)
 {
 	const struct pm_features *f;
 	struct pm_symconf conf = { .sz = sizeof(conf) };
@@ -253,240 +208,6 @@ static struct pm_dsos *dsos_of(struct pm_session *s)
 	return s->dsos;
 }
 
-struct pm_dsos *pm_session__dsos(struct pm_session *s)
-{
-	return dsos_of(s);
-}
-
-bool pm_session__host(const struct pm_session *s)
-{
-	return s->host;
-}
-
-/* ---- threads ---- */
-
-static struct pm_thread_int *thread_new(struct pm_session *s, int32_t pid,
-					int32_t tid)
-{
-	struct pm_thread_int *th = pm_zalloc(sizeof(*th));
-	char name[32];
-
-	th->pub.pid = pid;
-	th->pub.tid = tid;
-	th->pub.ppid = -1;
-	/* perf's names: the idle task is "swapper", others ":TID" until named */
-	if (tid == 0)
-		snprintf(name, sizeof(name), "swapper");
-	else
-		snprintf(name, sizeof(name), ":%d", tid);
-	th->pub.comm = pm_intern__get(&s->intern, name);
-	PM_GROW(s->threads, s->alloc_threads, s->nr_threads + 1);
-	s->threads[s->nr_threads++] = th;
-	pm_thread_table__set(&s->tt, th);
-	return th;
-}
-
-/*
- * The thread for (pid, tid), made if new. A new thread of a known process
- * shares its leader's maps, as threads share an address space.
- */
-static struct pm_thread_int *findnew_thread(struct pm_session *s, int32_t pid,
-					    int32_t tid)
-{
-	struct pm_thread_int *th = pm_thread_table__find(&s->tt, tid);
-
-	if (th) {
-		if (th->pub.pid == -1 && pid != -1)
-			th->pub.pid = pid;
-		return th;
-	}
-	th = thread_new(s, pid, tid);
-	if (pid != -1 && pid != tid) {
-		struct pm_thread_int *leader = findnew_thread(s, pid, pid);
-
-		th->maps = pm_maps__get(leader->maps);
-	} else {
-		th->maps = pm_maps__new();
-	}
-	return th;
-}
-
-const struct pm_thread *pm_session__thread(struct pm_session *s, int32_t tid)
-{
-	struct pm_thread_int *th = pm_thread_table__find(&s->tt, tid);
-
-	return th ? &th->pub : NULL;
-}
-
-size_t pm_session__nr_threads(const struct pm_session *s)
-{
-	return s->nr_threads;
-}
-
-const struct pm_thread *pm_session__thread_at(const struct pm_session *s,
-					      size_t i)
-{
-	return i < s->nr_threads ? &s->threads[i]->pub : NULL;
-}
-
-static int process_comm(struct pm_session *s, const struct pm_record *rec,
-			struct pm_error *err)
-{
-	struct pm_rec_comm c;
-	struct pm_thread_int *th;
-	int ret = pm_rec__comm(s->r, rec, &c, err);
-
-	if (ret)
-		return ret;
-	th = findnew_thread(s, (int32_t)c.pid, (int32_t)c.tid);
-	th->pub.comm = pm_intern__get(&s->intern, c.comm);
-	th->pub.comm_set = true;
-	if (c.exec) {
-		/*
-		 * exec replaced the address space; the new image's MMAPs
-		 * follow this record. Other threads died with the old image.
-		 */
-		pm_maps__put(th->maps);
-		th->maps = pm_maps__new();
-	}
-	return 0;
-}
-
-static int process_fork(struct pm_session *s, const struct pm_record *rec,
-			struct pm_error *err)
-{
-	struct pm_rec_task t;
-	struct pm_thread_int *parent, *child;
-	int ret = pm_rec__task(s->r, rec, &t, err);
-
-	if (ret)
-		return ret;
-	parent = pm_thread_table__find(&s->tt, (int32_t)t.ptid);
-	if (!parent)
-		parent = findnew_thread(s, (int32_t)t.ppid, (int32_t)t.ptid);
-	/* A reused tid: the old thread stays alive for whoever points at it. */
-	child = thread_new(s, (int32_t)t.pid, (int32_t)t.tid);
-	child->pub.ppid = (int32_t)t.ppid;
-	child->pub.comm = parent->pub.comm;
-	child->pub.comm_set = parent->pub.comm_set;
-	if (t.pid == t.ppid && parent->pub.pid == (int32_t)t.pid)
-		child->maps = pm_maps__get(parent->maps);	/* a thread */
-	else
-		child->maps = pm_maps__clone(parent->maps);	/* a process */
-	return 0;
-}
-
-static int process_exit(struct pm_session *s, const struct pm_record *rec,
-			struct pm_error *err)
-{
-	struct pm_rec_task t;
-	struct pm_thread_int *th;
-	int ret = pm_rec__task(s->r, rec, &t, err);
-
-	if (ret)
-		return ret;
-	th = pm_thread_table__find(&s->tt, (int32_t)t.tid);
-	if (th)
-		th->pub.exited = true;
-	return 0;
-}
-
-/* ---- maps ---- */
-
-static struct pm_dso *kernel_dso_for(struct pm_session *s, const char *f)
-{
-	char kname[256];
-
-	if (is_kernel_name(f))
-		return pm_dso__get(pm_dsos__kernel(dsos_of(s)));
-	if (pm_kmod_name(f, kname, sizeof(kname)))
-		return pm_dsos__findnew(dsos_of(s), kname);
-	return pm_dsos__findnew(dsos_of(s), f);
-}
-
-/*
- * perf 6.1's anonymous memory: its addresses are absolute, and if
- * executable it is looked up in /tmp/perf-PID.map. (memfd files are
- * files to it.)
- */
-static bool perf_anon(const char *f, uint32_t flags)
-{
-	return !strcmp(f, "//anon") || !strncmp(f, "/dev/zero", 9) ||
-	       !strncmp(f, "/anon_hugepage", 14) || (flags & MAP_HUGETLB) ||
-	       !strncmp(f, "[stack", 6) || !strncmp(f, "/SYSV", 5) ||
-	       !strcmp(f, "[heap]");
-}
-
-static int process_mmap(struct pm_session *s, const struct pm_record *rec,
-			struct pm_error *err)
-{
-	struct pm_rec_mmap m;
-	struct pm_map *map;
-	uint8_t mode = rec->misc & PM_MISC_CPUMODE_MASK;
-	int ret = pm_rec__mmap(s->r, rec, &m, err);
-
-	if (ret)
-		return ret;
-	if (mode == PM_MISC_GUEST_KERNEL || mode == PM_MISC_GUEST_USER)
-		return 0;	/* no guest machines */
-	if (mode == PM_MISC_KERNEL && is_kernel_name(m.filename) && !s->dsos)
-		s->kernel_text = m.pgoff;
-	map = pm_map_arena__new(&s->arena);
-	map->start = m.start;
-	map->end = m.start + m.len;
-	if (map->end <= map->start)
-		map->end = UINT64_MAX;
-	map->pgoff = m.pgoff;
-	if (m.is_mmap2) {
-		map->prot = m.prot;
-		map->flags = m.flags;
-	} else {
-		map->prot = PROT_READ |
-			    (rec->misc & PM_MISC_MMAP_DATA ? 0 : PROT_EXEC);
-	}
-	if (mode == PM_MISC_KERNEL) {
-		map->kernel = true;
-		map->identity = true;
-		map->dso = kernel_dso_for(s, m.filename);
-		pm_maps__insert(s->kmaps, map, &s->arena);
-	} else {
-		struct pm_thread_int *th = findnew_thread(s, (int32_t)m.pid,
-							  (int32_t)m.tid);
-		map->identity = perf_anon(m.filename, map->flags);
-		/* Executable anonymous memory is JIT code: perf-PID.map. */
-		if (map->identity && (map->prot & PROT_EXEC))
-			map->dso = pm_dso__get(pm_dsos__jit(dsos_of(s),
-							    (int)m.pid));
-		else
-			map->dso = pm_dsos__findnew(dsos_of(s), m.filename);
-		pm_maps__insert(th->maps, map, &s->arena);
-	}
-	if (m.has_build_id && m.build_id_size)
-		pm_dso__set_build_id(map->dso, m.build_id,
-				     PM_MIN(m.build_id_size, sizeof(m.build_id)));
-	return 0;
-}
-
-const struct pm_map *pm_session__find_map(struct pm_session *s,
-					  const struct pm_thread *t,
-					  bool kernel, uint64_t addr)
-{
-	if (kernel)
-		return pm_maps__find(s->kmaps, addr);
-	if (!t)
-		return NULL;
-	return pm_maps__find(((struct pm_thread_int *)t)->maps, addr);
-}
-
-size_t pm_session__maps(struct pm_session *s, const struct pm_thread *t,
-			const struct pm_map *const **out)
-{
-	struct pm_maps *m = t ? ((struct pm_thread_int *)t)->maps : s->kmaps;
-
-	*out = (const struct pm_map *const *)m->v;
-	return m->nr;
-}
-
 /* ---- resolution ---- */
 
 static char level_of(uint8_t cpumode)
@@ -506,7 +227,7 @@ static struct pm_map *inittext_map(struct pm_session *s, uint64_t ip)
 	if (!s->inittext_done) {
 		s->inittext_done = true;
 		s->inittext = pm_map__inittext(&s->arena,
-					       pm_dsos__kernel(dsos_of(s)));
+					       pm_dsos__kernel(pm_session__dsos_of(s)));
 	}
 	if (s->inittext && s->inittext->start <= ip && ip < s->inittext->end)
 		return s->inittext;
@@ -611,16 +332,12 @@ static int process_sample(struct pm_session *s, const struct pm_record *rec,
 
 	if (ret)
 		return ret;
-	dsos_of(s);
+	pm_session__dsos_of(s);
 	if (smp->sample_type & PM_SAMPLE_TID) {
 		pid = (int32_t)smp->pid;
 		tid = (int32_t)smp->tid;
 	}
-	th = s->last;
-	if (!th || th->pub.tid != tid ||
-	    pm_thread_table__find(&s->tt, tid) != th)
-		th = findnew_thread(s, pid, tid);
-	s->last = th;
+	th = pm_session__sample_thread(s, pid, tid);
 	s->ctx.sample = smp;
 	s->ctx.event = smp->event;
 	s->ctx.thread = &th->pub;
@@ -657,13 +374,13 @@ int pm_session__process(struct pm_session *s, const struct pm_record *rec,
 		return process_sample(s, rec, err);
 	case PM_RECORD_MMAP:
 	case PM_RECORD_MMAP2:
-		return process_mmap(s, rec, err);
+		return pm_session__mmap(s, rec, err);
 	case PM_RECORD_COMM:
-		return process_comm(s, rec, err);
+		return pm_session__comm(s, rec, err);
 	case PM_RECORD_FORK:
-		return process_fork(s, rec, err);
+		return pm_session__fork(s, rec, err);
 	case PM_RECORD_EXIT:
-		return process_exit(s, rec, err);
+		return pm_session__exit(s, rec, err);
 	default:
 		return 0;
 	}
@@ -730,8 +447,3 @@ int pm_session__run(struct pm_session *s, pm_session_sample_fn sample,
 	return pm_oe__flush(&s->oe, UINT64_MAX, deliver, &a);
 }
 
-int pm_session__for_each_sample(struct pm_session *s, pm_session_sample_fn cb,
-				void *arg, struct pm_error *err)
-{
-	return pm_session__run(s, cb, NULL, arg, err);
-}

@@ -1,112 +1,225 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The thread table (tid -> the thread now using that tid) and string
- * interning (comm names), both open-addressing hash tables: a system-wide
- * recording has thousands of threads and every sample looks one up.
+ * The session's threads: the table of the current thread of each tid,
+ * every thread in creation order, interned comm names, and what COMM,
+ * FORK and EXIT records do to them. A system-wide recording has
+ * thousands of threads and every sample looks one up.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmprof/records.h"
 #include "pmprof/util.h"
 #include "session/internal.h"
 
-static size_t hash_tid(int32_t tid)
+static uint64_t tid_hash(int32_t tid)
 {
-	uint64_t h = (uint32_t)tid * 0x9e3779b97f4a7c15ULL;
-
-	return (size_t)(h >> 32);
+	return pm_hash64((uint32_t)tid);
 }
 
-static struct pm_thread_int **tslot(struct pm_thread_int **slots, size_t n,
-				    int32_t tid)
+static uint64_t by_tid_hash(const void *arg, size_t i)
 {
-	size_t i = hash_tid(tid) & (n - 1);
-
-	while (slots[i] && slots[i]->pub.tid != tid)
-		i = (i + 1) & (n - 1);
-	return &slots[i];
+	return tid_hash(((struct pm_thread_int *const *)arg)[i]->pub.tid);
 }
 
-struct pm_thread_int *pm_thread_table__find(const struct pm_thread_table *t,
-					    int32_t tid)
+struct pm_thread_int *pm_threads__find(const struct pm_threads *t, int32_t tid)
 {
-	if (!t->nslots)
-		return NULL;
-	return *tslot(t->slots, t->nslots, tid);
+	size_t s = PM_HASH_FIND(&t->tid_index, tid_hash(tid), i,
+				t->by_tid[i]->pub.tid == tid);
+
+	return pm_hash__empty(&t->tid_index, s) ? NULL
+					       : t->by_tid[pm_hash__at(&t->tid_index, s)];
 }
 
-void pm_thread_table__set(struct pm_thread_table *t, struct pm_thread_int *th)
+/* Insert or replace the current thread of its tid. */
+static void set_current(struct pm_threads *t, struct pm_thread_int *th)
 {
-	struct pm_thread_int **s;
+	int32_t tid = th->pub.tid;
+	size_t s = PM_HASH_FIND(&t->tid_index, tid_hash(tid), i,
+				t->by_tid[i]->pub.tid == tid);
 
-	if ((t->nr + 1) * 2 > t->nslots) {
-		size_t n = t->nslots ? t->nslots * 2 : 256;
-		struct pm_thread_int **slots = pm_calloc(n, sizeof(*slots));
-
-		for (size_t i = 0; i < t->nslots; i++)
-			if (t->slots[i])
-				*tslot(slots, n, t->slots[i]->pub.tid) = t->slots[i];
-		free(t->slots);
-		t->slots = slots;
-		t->nslots = n;
+	if (!pm_hash__empty(&t->tid_index, s)) {
+		t->by_tid[pm_hash__at(&t->tid_index, s)] = th;
+		return;
 	}
-	s = tslot(t->slots, t->nslots, th->pub.tid);
-	if (!*s)
-		t->nr++;
-	*s = th;
+	pm_hash__reserve(&t->tid_index, t->nr_tids, by_tid_hash, t->by_tid);
+	s = PM_HASH_FIND(&t->tid_index, tid_hash(tid), i, false);
+	PM_GROW(t->by_tid, t->alloc_tids, t->nr_tids + 1);
+	t->by_tid[t->nr_tids] = th;
+	pm_hash__set(&t->tid_index, s, t->nr_tids++);
 }
 
-void pm_thread_table__free(struct pm_thread_table *t)
+static uint64_t string_hash(const void *arg, size_t i)
 {
-	free(t->slots);
+	return pm_hash_str(((char *const *)arg)[i]);
+}
+
+const char *pm_threads__intern(struct pm_threads *t, const char *str)
+{
+	uint64_t h = pm_hash_str(str);
+	size_t s = PM_HASH_FIND(&t->string_index, h, i, !strcmp(t->strings[i], str));
+
+	if (!pm_hash__empty(&t->string_index, s))
+		return t->strings[pm_hash__at(&t->string_index, s)];
+	pm_hash__reserve(&t->string_index, t->nr_strings, string_hash, t->strings);
+	s = PM_HASH_FIND(&t->string_index, h, i, false);
+	PM_GROW(t->strings, t->alloc_strings, t->nr_strings + 1);
+	t->strings[t->nr_strings] = pm_strdup(str);
+	pm_hash__set(&t->string_index, s, t->nr_strings);
+	return t->strings[t->nr_strings++];
+}
+
+void pm_threads__release(struct pm_threads *t)
+{
+	for (size_t i = 0; i < t->nr; i++) {
+		pm_maps__put(t->all[i]->maps);
+		free(t->all[i]);
+	}
+	free(t->all);
+	free(t->by_tid);
+	pm_hash__release(&t->tid_index);
+	for (size_t i = 0; i < t->nr_strings; i++)
+		free(t->strings[i]);
+	free(t->strings);
+	pm_hash__release(&t->string_index);
 	memset(t, 0, sizeof(*t));
 }
 
-static size_t hash_str(const char *s)
+static struct pm_thread_int *thread_new(struct pm_session *s, int32_t pid,
+					int32_t tid)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+	struct pm_thread_int *th = pm_zalloc(sizeof(*th));
+	char name[32];
 
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
-	return (size_t)h;
+	th->pub.pid = pid;
+	th->pub.tid = tid;
+	th->pub.ppid = -1;
+	/* perf's names: the idle task is "swapper", others ":TID" until named */
+	if (tid == 0)
+		snprintf(name, sizeof(name), "swapper");
+	else
+		snprintf(name, sizeof(name), ":%d", tid);
+	th->pub.comm = pm_threads__intern(&s->threads, name);
+	PM_GROW(s->threads.all, s->threads.alloc, s->threads.nr + 1);
+	s->threads.all[s->threads.nr++] = th;
+	set_current(&s->threads, th);
+	return th;
 }
 
-static char **sslot(char **slots, size_t n, const char *s)
+/*
+ * The thread for (pid, tid), made if new. A new thread of a known process
+ * shares its leader's maps, as threads share an address space.
+ */
+struct pm_thread_int *pm_session__findnew_thread(struct pm_session *s,
+						 int32_t pid, int32_t tid)
 {
-	size_t i = hash_str(s) & (n - 1);
+	struct pm_thread_int *th = pm_threads__find(&s->threads, tid);
 
-	while (slots[i] && strcmp(slots[i], s))
-		i = (i + 1) & (n - 1);
-	return &slots[i];
-}
-
-const char *pm_intern__get(struct pm_intern *in, const char *s)
-{
-	char **slot;
-
-	if ((in->nr + 1) * 2 > in->nslots) {
-		size_t n = in->nslots ? in->nslots * 2 : 256;
-		char **slots = pm_calloc(n, sizeof(*slots));
-
-		for (size_t i = 0; i < in->nslots; i++)
-			if (in->slots[i])
-				*sslot(slots, n, in->slots[i]) = in->slots[i];
-		free(in->slots);
-		in->slots = slots;
-		in->nslots = n;
+	if (th) {
+		if (th->pub.pid == -1 && pid != -1)
+			th->pub.pid = pid;
+		return th;
 	}
-	slot = sslot(in->slots, in->nslots, s);
-	if (!*slot) {
-		*slot = pm_strdup(s);
-		in->nr++;
+	th = thread_new(s, pid, tid);
+	if (pid != -1 && pid != tid) {
+		struct pm_thread_int *leader = pm_session__findnew_thread(s, pid, pid);
+
+		th->maps = pm_maps__get(leader->maps);
+	} else {
+		th->maps = pm_maps__new();
 	}
-	return *slot;
+	return th;
 }
 
-void pm_intern__free(struct pm_intern *in)
+/* A sample's thread: most samples come from the thread of the one before. */
+struct pm_thread_int *pm_session__sample_thread(struct pm_session *s,
+						int32_t pid, int32_t tid)
 {
-	for (size_t i = 0; i < in->nslots; i++)
-		free(in->slots[i]);
-	free(in->slots);
-	memset(in, 0, sizeof(*in));
+	struct pm_thread_int *th = s->last;
+
+	if (!th || th->pub.tid != tid || pm_threads__find(&s->threads, tid) != th)
+		th = pm_session__findnew_thread(s, pid, tid);
+	s->last = th;
+	return th;
+}
+
+const struct pm_thread *pm_session__thread(struct pm_session *s, int32_t tid)
+{
+	struct pm_thread_int *th = pm_threads__find(&s->threads, tid);
+
+	return th ? &th->pub : NULL;
+}
+
+size_t pm_session__nr_threads(const struct pm_session *s)
+{
+	return s->threads.nr;
+}
+
+const struct pm_thread *pm_session__thread_at(const struct pm_session *s,
+					      size_t i)
+{
+	return i < s->threads.nr ? &s->threads.all[i]->pub : NULL;
+}
+
+int pm_session__comm(struct pm_session *s, const struct pm_record *rec,
+			struct pm_error *err)
+{
+	struct pm_rec_comm c;
+	struct pm_thread_int *th;
+	int ret = pm_rec__comm(s->r, rec, &c, err);
+
+	if (ret)
+		return ret;
+	th = pm_session__findnew_thread(s, (int32_t)c.pid, (int32_t)c.tid);
+	th->pub.comm = pm_threads__intern(&s->threads, c.comm);
+	th->pub.comm_set = true;
+	if (c.exec) {
+		/*
+		 * exec replaced the address space; the new image's MMAPs
+		 * follow this record. Other threads died with the old image.
+		 */
+		pm_maps__put(th->maps);
+		th->maps = pm_maps__new();
+	}
+	return 0;
+}
+
+int pm_session__fork(struct pm_session *s, const struct pm_record *rec,
+			struct pm_error *err)
+{
+	struct pm_rec_task t;
+	struct pm_thread_int *parent, *child;
+	int ret = pm_rec__task(s->r, rec, &t, err);
+
+	if (ret)
+		return ret;
+	parent = pm_threads__find(&s->threads, (int32_t)t.ptid);
+	if (!parent)
+		parent = pm_session__findnew_thread(s, (int32_t)t.ppid, (int32_t)t.ptid);
+	/* A reused tid: the old thread stays alive for whoever points at it. */
+	child = thread_new(s, (int32_t)t.pid, (int32_t)t.tid);
+	child->pub.ppid = (int32_t)t.ppid;
+	child->pub.comm = parent->pub.comm;
+	child->pub.comm_set = parent->pub.comm_set;
+	if (t.pid == t.ppid && parent->pub.pid == (int32_t)t.pid)
+		child->maps = pm_maps__get(parent->maps);	/* a thread */
+	else
+		child->maps = pm_maps__clone(parent->maps);	/* a process */
+	return 0;
+}
+
+int pm_session__exit(struct pm_session *s, const struct pm_record *rec,
+			struct pm_error *err)
+{
+	struct pm_rec_task t;
+	struct pm_thread_int *th;
+	int ret = pm_rec__task(s->r, rec, &t, err);
+
+	if (ret)
+		return ret;
+	th = pm_threads__find(&s->threads, (int32_t)t.tid);
+	if (th)
+		th->pub.exited = true;
+	return 0;
 }

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Build ids: the NT_GNU_BUILD_ID note in ELF notes, and the running
- * kernel's from /sys/kernel/notes (raw notes in host byte order).
+ * Build ids: the NT_GNU_BUILD_ID note in an ELF file's notes (sections or,
+ * stripped of them, segments), and the running kernel's from
+ * /sys/kernel/notes (raw notes in host byte order).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,6 +15,7 @@
 #include "pmprof/bytes.h"
 #include "pmprof/error.h"
 #include "pmprof/symbols.h"
+#include "symbols/internal.h"
 
 #define PM_NT_GNU_BUILD_ID 3
 
@@ -86,4 +90,70 @@ char *pm_build_id__hex(const uint8_t *id, size_t len, char *buf)
 	}
 	buf[2 * len] = '\0';
 	return buf;
+}
+
+size_t pm_elf_data__build_id(Elf_Data *data, uint8_t *id, size_t max)
+{
+	size_t off = 0, name_off, desc_off;
+	GElf_Nhdr nh;
+
+	while ((off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp((const char *)data->d_buf + name_off, "GNU", 4) &&
+		    nh.n_descsz > 0) {
+			size_t n = nh.n_descsz < max ? nh.n_descsz : max;
+
+			memcpy(id, (const char *)data->d_buf + desc_off, n);
+			return n;
+		}
+	}
+	return 0;
+}
+
+int pm_build_id__read(const char *path, uint8_t id[20], uint8_t *size)
+{
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	size_t i, nph, n = 0;
+	int fd;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF)
+		goto out;
+	while (!n && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (data)
+			n = pm_elf_data__build_id(data, id, 20);
+	}
+	if (!n && !elf_getphdrnum(e, &nph)) {
+		for (i = 0; !n && i < nph; i++) {
+			GElf_Phdr ph;
+			Elf_Data *data;
+
+			if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_NOTE)
+				continue;
+			data = elf_getdata_rawchunk(e, (int64_t)ph.p_offset, ph.p_filesz,
+						    ELF_T_NHDR);
+			if (data)
+				n = pm_elf_data__build_id(data, id, 20);
+		}
+	}
+out:
+	if (e)
+		elf_end(e);
+	close(fd);
+	if (!n)
+		return -1;
+	*size = (uint8_t)n;
+	return 0;
 }

@@ -338,12 +338,6 @@ struct pm_symtab *pm_dso__symtab(struct pm_dso *dso)
 	return dso->funcs;
 }
 
-struct pm_symtab *pm_dso__datatab(struct pm_dso *dso)
-{
-	pm_dso__load(dso, NULL);
-	return dso->data;
-}
-
 const char *pm_dso__path(const struct pm_dso *dso)
 {
 	return dso->bin.path;

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The DSO collection of a session: one DSO per name, found by a hash of
- * the name (open addressing), so MMAP-heavy system-wide recordings do not
- * search linearly.
+ * The DSO collection of a session: one DSO per name, found through the
+ * hash index, so MMAP-heavy system-wide recordings do not search
+ * linearly.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pmprof/dso.h"
+#include "pmprof/hash.h"
 #include "pmprof/util.h"
 #include "symbols/dso-internal.h"
 
@@ -16,8 +17,7 @@ struct pm_dsos {
 	struct pm_symctx *ctx;
 	struct pm_dso **list;		/* in creation order */
 	size_t nr, alloc;
-	struct pm_dso **hash;		/* nbuckets, a power of two */
-	size_t nbuckets;
+	struct pm_hash index;		/* by name, into list */
 	struct pm_dso *kernel;
 };
 
@@ -28,18 +28,14 @@ static char *dupz(const char *s)
 
 struct pm_symctx *pm_symctx__new(const struct pm_symconf *conf)
 {
+	static const struct pm_symconf default_conf;
 	struct pm_symctx *ctx = pm_zalloc(sizeof(*ctx));
 	struct pm_symconf *c = &ctx->conf;
 	const char *home = getenv("HOME");
 	char buf[4096];
 
 	ctx->refcnt = 1;
-	if (conf) {
-		size_t sz = conf->sz ? PM_MIN(conf->sz, sizeof(*c)) : sizeof(*c);
-
-		memcpy(c, conf, sz);
-	}
-	c->sz = sizeof(*c);
+	PM_OPTS_COPY(c, conf, default_conf);
 	c->symfs = c->symfs && *c->symfs ? dupz(c->symfs) : NULL;
 	c->kallsyms = dupz(c->kallsyms);
 	c->vmlinux = dupz(c->vmlinux);
@@ -83,33 +79,9 @@ void pm_symctx__put(struct pm_symctx *ctx)
 	free(ctx);
 }
 
-static uint64_t hash_name(const char *s)
+static uint64_t name_hash(const void *arg, size_t i)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
-	return h;
-}
-
-static struct pm_dso **slot(struct pm_dso **hash, size_t nb, const char *name)
-{
-	size_t i = (size_t)hash_name(name) & (nb - 1);
-
-	while (hash[i] && strcmp(hash[i]->name, name))
-		i = (i + 1) & (nb - 1);
-	return &hash[i];
-}
-
-static void rehash(struct pm_dsos *dsos)
-{
-	size_t nb = dsos->nbuckets ? dsos->nbuckets * 2 : 64;
-
-	free(dsos->hash);
-	dsos->hash = pm_calloc(nb, sizeof(*dsos->hash));
-	dsos->nbuckets = nb;
-	for (size_t i = 0; i < dsos->nr; i++)
-		*slot(dsos->hash, nb, dsos->list[i]->name) = dsos->list[i];
+	return pm_hash_str(((struct pm_dso *const *)arg)[i]->name);
 }
 
 struct pm_dsos *pm_dsos__new(const struct pm_symconf *conf)
@@ -117,7 +89,6 @@ struct pm_dsos *pm_dsos__new(const struct pm_symconf *conf)
 	struct pm_dsos *dsos = pm_zalloc(sizeof(*dsos));
 
 	dsos->ctx = pm_symctx__new(conf);
-	rehash(dsos);
 	return dsos;
 }
 
@@ -128,7 +99,7 @@ void pm_dsos__delete(struct pm_dsos *dsos)
 	for (size_t i = 0; i < dsos->nr; i++)
 		pm_dso__put(dsos->list[i]);
 	free(dsos->list);
-	free(dsos->hash);
+	pm_hash__release(&dsos->index);
 	pm_symctx__put(dsos->ctx);
 	free(dsos);
 }
@@ -138,22 +109,24 @@ static struct pm_dso *find_or_add(struct pm_dsos *dsos, const char *filename)
 {
 	char kname[256];
 	const char *name = filename;
-	struct pm_dso **s, *dso;
+	struct pm_dso *dso;
+	uint64_t h;
+	size_t s;
 
 	if (pm_dso_classify(filename, false) == PM_DSO_KERNEL)
 		name = "[kernel.kallsyms]";
 	else if (filename[0] == '[' && pm_kmod_name(filename, kname, sizeof(kname)))
 		name = kname;
-	s = slot(dsos->hash, dsos->nbuckets, name);
-	if (*s)
-		return *s;
+	h = pm_hash_str(name);
+	s = PM_HASH_FIND(&dsos->index, h, i, !strcmp(dsos->list[i]->name, name));
+	if (!pm_hash__empty(&dsos->index, s))
+		return dsos->list[pm_hash__at(&dsos->index, s)];
 	dso = pm_dso__new(dsos->ctx, name);
+	pm_hash__reserve(&dsos->index, dsos->nr, name_hash, dsos->list);
+	s = PM_HASH_FIND(&dsos->index, h, i, false);
 	PM_GROW(dsos->list, dsos->alloc, dsos->nr + 1);
-	dsos->list[dsos->nr++] = dso;
-	if (dsos->nr * 2 > dsos->nbuckets)
-		rehash(dsos);
-	else
-		*s = dso;
+	dsos->list[dsos->nr] = dso;
+	pm_hash__set(&dsos->index, s, dsos->nr++);
 	return dso;
 }
 

@@ -84,27 +84,16 @@ static void elf_close(struct elf_handle *h)
 static void read_build_id(struct pm_elf_file *f, Elf_Scn *scn,
 			  const GElf_Shdr *sh, size_t *budget)
 {
-	size_t off = 0, name_off, desc_off;
 	Elf_Data *d;
-	GElf_Nhdr nh;
+	size_t n;
 
 	if (sh->sh_size > *budget)
 		return;
 	*budget -= sh->sh_size;
 	d = elf_getdata(scn, NULL);
-	if (!d)
-		return;
-	while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
-		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-		    !memcmp((char *)d->d_buf + name_off, "GNU", 4) &&
-		    nh.n_descsz > 0) {
-			size_t n = PM_MIN(nh.n_descsz, sizeof(f->build_id));
-
-			memcpy(f->build_id, (char *)d->d_buf + desc_off, n);
-			f->build_id_size = n;
-			return;
-		}
-	}
+	n = d ? pm_elf_data__build_id(d, f->build_id, sizeof(f->build_id)) : 0;
+	if (n)
+		f->build_id_size = n;
 }
 
 static void read_debuglink(struct pm_elf_file *f, Elf_Scn *scn, bool swap)

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <libelf.h>
 
 #include "pmprof/dso.h"
 #include "pmprof/error.h"
@@ -45,6 +46,9 @@ int pm_elf_file__open(struct pm_elf_file *f, const char *path,
 void pm_elf_file__release(struct pm_elf_file *f);
 /* crc32 as .gnu_debuglink uses it (the zlib/IEEE one) over a file. */
 int pm_file_crc32(const char *path, uint32_t *crc);
+
+/* The GNU build id in ELF note data: its size (at most max) or 0. */
+size_t pm_elf_data__build_id(Elf_Data *data, uint8_t *id, size_t max);
 
 /* File offset -> address through segments; and back. */
 uint64_t pm_segments__offset_to_addr(const struct pm_segment *segs, size_t nr,

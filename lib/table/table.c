@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The table object: columns, rows of typed cells, sorting, truncation. */
+/* The table object: columns, rows of typed cells, trees, sorting, truncation. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -9,54 +9,37 @@
 #include "pmprof/util.h"
 #include "table/internal.h"
 
-static const char *const format_names[] = {
-	[PM_TABLE_TEXT] = "table",
-	[PM_TABLE_CSV]  = "csv",
-	[PM_TABLE_TSV]  = "tsv",
-	[PM_TABLE_JSON] = "json",
-	[PM_TABLE_HTML] = "html",
-};
-
-int pm_table_format__parse(const char *s, enum pm_table_format *out)
-{
-	size_t i;
-
-	if (!s)
-		return -1;
-	if (!strcmp(s, "text")) {
-		*out = PM_TABLE_TEXT;
-		return 0;
-	}
-	for (i = 0; i < PM_ARRAY_SIZE(format_names); i++) {
-		if (!strcmp(s, format_names[i])) {
-			*out = (enum pm_table_format)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-const char *pm_table_format__name(enum pm_table_format f)
-{
-	if ((size_t)f < PM_ARRAY_SIZE(format_names))
-		return format_names[f];
-	return "?";
-}
-
 struct pm_table *pm_table__new(void)
 {
 	return pm_zalloc(sizeof(struct pm_table));
 }
 
-static void free_row(const struct pm_table *t, struct pm_table_cell *cells)
+static void free_cells(const struct pm_table *t, struct pm_table_cell *cells)
 {
 	size_t c;
 
 	for (c = 0; c < t->nr_cols; c++) {
-		if (t->cols[c].type == PM_COL_STRING && cells[c].set)
+		if (t->cols[c].type == PM_COL_STRING &&
+		    cells[c].state == PM_CELL_VALUE)
 			free(cells[c].v.s);
 	}
 	free(cells);
+}
+
+static void free_row(struct pm_table *t, size_t row)
+{
+	free_cells(t, t->rows[row]);
+	pm_table__delete(t->kids[row]);
+}
+
+void pm_table_col__release(struct pm_table_col *c)
+{
+	free(c->name);
+	free(c->key);
+	free(c->unit);
+	free(c->null_text);
+	free(c->group);
+	free(c->subgroup);
 }
 
 void pm_table__delete(struct pm_table *t)
@@ -66,19 +49,27 @@ void pm_table__delete(struct pm_table *t)
 	if (!t)
 		return;
 	for (i = 0; i < t->nr_rows; i++)
-		free_row(t, t->rows[i]);
+		free_row(t, i);
 	free(t->rows);
-	for (i = 0; i < t->nr_cols; i++) {
-		free(t->cols[i].name);
-		free(t->cols[i].key);
-		free(t->cols[i].unit);
+	free(t->kids);
+	if (!t->shared_cols) {
+		for (i = 0; i < t->nr_cols; i++)
+			pm_table_col__release(&t->cols[i]);
+		free(t->cols);
 	}
-	free(t->cols);
 	for (i = 0; i < t->nr_comments; i++)
 		free(t->comments[i]);
 	free(t->comments);
 	free(t->title);
+	free(t->caption);
+	free(t->name);
+	pm_summary__release(&t->summary);
 	free(t);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s && *s ? pm_strdup(s) : NULL;
 }
 
 int pm_table__add_column(struct pm_table *t, const struct pm_table_column *c)
@@ -87,9 +78,9 @@ int pm_table__add_column(struct pm_table *t, const struct pm_table_column *c)
 	size_t i;
 
 	/* Rows are fixed-width arrays: the shape is set before the data. */
-	if (t->nr_rows)
+	if (t->nr_rows || t->shared_cols)
 		return -EBUSY;
-	if (!c->name || (unsigned)c->type > PM_COL_HEX ||
+	if (!c->name || (unsigned)c->type > PM_COL_RANGE ||
 	    (unsigned)c->align > PM_ALIGN_RIGHT)
 		return -EINVAL;
 	PM_GROW(t->cols, t->alloc_cols, t->nr_cols + 1);
@@ -97,21 +88,27 @@ int pm_table__add_column(struct pm_table *t, const struct pm_table_column *c)
 	memset(col, 0, sizeof(*col));
 	col->name = pm_strdup(c->name);
 	col->key = pm_strdup(c->key ? c->key : c->name);
-	col->unit = (c->unit && *c->unit) ? pm_strdup(c->unit) : NULL;
+	col->unit = dup_or_null(c->unit);
+	col->null_text = c->null_text ? pm_strdup(c->null_text) : NULL;
+	col->group = dup_or_null(c->group);
+	col->subgroup = col->group ? dup_or_null(c->subgroup) : NULL;
 	col->type = c->type;
 	col->align = c->align;
 	col->digits = c->digits;
+	col->show = c->show;
+	col->flags = c->flags;
 	t->nr_cols++;
 	/* The array may have moved: refresh every descriptor's pointers. */
 	for (i = 0; i < t->nr_cols; i++) {
 		struct pm_table_col *p = &t->cols[i];
 
-		p->desc.name = p->name;
-		p->desc.key = p->key;
-		p->desc.unit = p->unit;
-		p->desc.type = p->type;
-		p->desc.align = p->align;
-		p->desc.digits = p->digits;
+		p->desc = (struct pm_table_column){
+			.name = p->name, .key = p->key, .type = p->type,
+			.unit = p->unit, .align = p->align, .digits = p->digits,
+			.show = p->show, .flags = p->flags,
+			.null_text = p->null_text, .group = p->group,
+			.subgroup = p->subgroup,
+		};
 	}
 	return (int)(t->nr_cols - 1);
 }
@@ -124,13 +121,11 @@ int pm_table__add_col(struct pm_table *t, const char *name, const char *key,
 	return pm_table__add_column(t, &c);
 }
 
-static char *vformat(const char *fmt, va_list ap)
+char *pm_table__vformat(const char *fmt, va_list ap)
 {
 	struct pm_strbuf sb = PM_STRBUF_INIT;
 
 	pm_strbuf__vaddf(&sb, fmt, ap);
-	if (!sb.buf)
-		return pm_strdup("");
 	return pm_strbuf__detach(&sb);
 }
 
@@ -140,7 +135,17 @@ void pm_table__set_title(struct pm_table *t, const char *fmt, ...)
 
 	free(t->title);
 	va_start(ap, fmt);
-	t->title = vformat(fmt, ap);
+	t->title = pm_table__vformat(fmt, ap);
+	va_end(ap);
+}
+
+void pm_table__set_caption(struct pm_table *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	free(t->caption);
+	va_start(ap, fmt);
+	t->caption = pm_table__vformat(fmt, ap);
 	va_end(ap);
 }
 
@@ -150,17 +155,74 @@ void pm_table__add_comment(struct pm_table *t, const char *fmt, ...)
 
 	PM_GROW(t->comments, t->alloc_comments, t->nr_comments + 1);
 	va_start(ap, fmt);
-	t->comments[t->nr_comments++] = vformat(fmt, ap);
+	t->comments[t->nr_comments++] = pm_table__vformat(fmt, ap);
 	va_end(ap);
+}
+
+void pm_table__set_name(struct pm_table *t, const char *name)
+{
+	free(t->name);
+	t->name = name ? pm_strdup(name) : NULL;
+}
+
+const char *pm_table__name(const struct pm_table *t)
+{
+	return t->name ? t->name : "rows";
+}
+
+struct pm_summary *pm_table__summary(struct pm_table *t)
+{
+	return &t->summary;
+}
+
+void pm_table__set_flags(struct pm_table *t, unsigned int flags)
+{
+	t->flags = flags;
+}
+
+unsigned int pm_table__flags(const struct pm_table *t)
+{
+	return t->flags;
 }
 
 size_t pm_table__add_row(struct pm_table *t)
 {
+	size_t alloc = t->alloc_rows;
+
 	PM_GROW(t->rows, t->alloc_rows, t->nr_rows + 1);
+	if (t->alloc_rows != alloc) {
+		t->kids = pm_reallocarray(t->kids, t->alloc_rows, sizeof(*t->kids));
+		memset(t->kids + alloc, 0, (t->alloc_rows - alloc) * sizeof(*t->kids));
+	}
 	/* At least one cell so a table without columns still has rows. */
 	t->rows[t->nr_rows] = pm_calloc(t->nr_cols ? t->nr_cols : 1,
 					sizeof(struct pm_table_cell));
+	t->kids[t->nr_rows] = NULL;
 	return t->nr_rows++;
+}
+
+struct pm_table *pm_table__children(struct pm_table *t, size_t row)
+{
+	struct pm_table *k;
+
+	if (row >= t->nr_rows)
+		return NULL;
+	if (t->kids[row])
+		return t->kids[row];
+	k = pm_table__new();
+	k->cols = t->cols;
+	k->nr_cols = t->nr_cols;
+	k->shared_cols = true;
+	t->kids[row] = k;
+	return k;
+}
+
+const struct pm_table *pm_table__children_of(const struct pm_table *t,
+					     size_t row)
+{
+	if (row >= t->nr_rows || !t->kids[row] || !t->kids[row]->nr_rows)
+		return NULL;
+	return t->kids[row];
 }
 
 static struct pm_table_cell *cell_at(struct pm_table *t, size_t row, size_t col)
@@ -172,7 +234,7 @@ static struct pm_table_cell *cell_at(struct pm_table *t, size_t row, size_t col)
 
 static void clear_cell(struct pm_table *t, size_t col, struct pm_table_cell *c)
 {
-	if (t->cols[col].type == PM_COL_STRING && c->set)
+	if (t->cols[col].type == PM_COL_STRING && c->state == PM_CELL_VALUE)
 		free(c->v.s);
 	memset(c, 0, sizeof(*c));
 }
@@ -186,7 +248,9 @@ int pm_table__set_str(struct pm_table *t, size_t row, size_t col, const char *s)
 	clear_cell(t, col, c);
 	if (s) {
 		c->v.s = pm_strdup(s);
-		c->set = true;
+		c->state = PM_CELL_VALUE;
+	} else {
+		c->state = PM_CELL_NULL;
 	}
 	return 0;
 }
@@ -201,9 +265,9 @@ int pm_table__set_strf(struct pm_table *t, size_t row, size_t col,
 		return -EINVAL;
 	clear_cell(t, col, c);
 	va_start(ap, fmt);
-	c->v.s = vformat(fmt, ap);
+	c->v.s = pm_table__vformat(fmt, ap);
 	va_end(ap);
-	c->set = true;
+	c->state = PM_CELL_VALUE;
 	return 0;
 }
 
@@ -215,7 +279,7 @@ static int set_number(struct pm_table *t, size_t row, size_t col,
 {
 	struct pm_table_cell *c = cell_at(t, row, col);
 
-	if (!c || t->cols[col].type == PM_COL_STRING)
+	if (!c)
 		return -EINVAL;
 	switch (t->cols[col].type) {
 	case PM_COL_U64:
@@ -227,11 +291,15 @@ static int set_number(struct pm_table *t, size_t row, size_t col,
 		c->v.i = kind == NUM_U ? (int64_t)u : kind == NUM_I ? i :
 			 (int64_t)d;
 		break;
-	default:
+	case PM_COL_DOUBLE:
+	case PM_COL_PERCENT:
 		c->v.d = kind == NUM_U ? (double)u : kind == NUM_I ? (double)i : d;
 		break;
+	default:
+		return -EINVAL;
 	}
-	c->set = true;
+	c->state = PM_CELL_VALUE;
+	c->mark = 0;
 	return 0;
 }
 
@@ -250,6 +318,30 @@ int pm_table__set_double(struct pm_table *t, size_t row, size_t col, double v)
 	return set_number(t, row, col, NUM_D, 0, 0, v);
 }
 
+int pm_table__set_bool(struct pm_table *t, size_t row, size_t col, bool v)
+{
+	struct pm_table_cell *c = cell_at(t, row, col);
+
+	if (!c || t->cols[col].type != PM_COL_BOOL)
+		return -EINVAL;
+	c->v.b = v;
+	c->state = PM_CELL_VALUE;
+	return 0;
+}
+
+int pm_table__set_range(struct pm_table *t, size_t row, size_t col, double lo,
+			double hi)
+{
+	struct pm_table_cell *c = cell_at(t, row, col);
+
+	if (!c || t->cols[col].type != PM_COL_RANGE)
+		return -EINVAL;
+	c->v.r[0] = lo;
+	c->v.r[1] = hi;
+	c->state = PM_CELL_VALUE;
+	return 0;
+}
+
 int pm_table__set_null(struct pm_table *t, size_t row, size_t col)
 {
 	struct pm_table_cell *c = cell_at(t, row, col);
@@ -257,6 +349,7 @@ int pm_table__set_null(struct pm_table *t, size_t row, size_t col)
 	if (!c)
 		return -EINVAL;
 	clear_cell(t, col, c);
+	c->state = PM_CELL_NULL;
 	return 0;
 }
 
@@ -294,7 +387,8 @@ int pm_table__find_column(const struct pm_table *t, const char *s)
 static const struct pm_table_cell *get(const struct pm_table *t, size_t row,
 				       size_t col)
 {
-	if (row >= t->nr_rows || col >= t->nr_cols || !t->rows[row][col].set)
+	if (row >= t->nr_rows || col >= t->nr_cols ||
+	    t->rows[row][col].state != PM_CELL_VALUE)
 		return NULL;
 	return &t->rows[row][col];
 }
@@ -311,53 +405,11 @@ const char *pm_table__get_str(const struct pm_table *t, size_t row, size_t col)
 	return c && t->cols[col].type == PM_COL_STRING ? c->v.s : NULL;
 }
 
-uint64_t pm_table__get_u64(const struct pm_table *t, size_t row, size_t col)
+/* A number cell as a double, u64 or i64: one conversion table for all. */
+static double cell_double(const struct pm_table_col *col,
+			  const struct pm_table_cell *c)
 {
-	const struct pm_table_cell *c = get(t, row, col);
-
-	if (!c)
-		return 0;
-	switch (t->cols[col].type) {
-	case PM_COL_U64:
-	case PM_COL_HEX:
-		return c->v.u;
-	case PM_COL_I64:
-		return (uint64_t)c->v.i;
-	case PM_COL_DOUBLE:
-	case PM_COL_PERCENT:
-		return (uint64_t)c->v.d;
-	default:
-		return 0;
-	}
-}
-
-int64_t pm_table__get_i64(const struct pm_table *t, size_t row, size_t col)
-{
-	const struct pm_table_cell *c = get(t, row, col);
-
-	if (!c)
-		return 0;
-	switch (t->cols[col].type) {
-	case PM_COL_U64:
-	case PM_COL_HEX:
-		return (int64_t)c->v.u;
-	case PM_COL_I64:
-		return c->v.i;
-	case PM_COL_DOUBLE:
-	case PM_COL_PERCENT:
-		return (int64_t)c->v.d;
-	default:
-		return 0;
-	}
-}
-
-double pm_table__get_double(const struct pm_table *t, size_t row, size_t col)
-{
-	const struct pm_table_cell *c = get(t, row, col);
-
-	if (!c)
-		return 0;
-	switch (t->cols[col].type) {
+	switch (col->type) {
 	case PM_COL_U64:
 	case PM_COL_HEX:
 		return (double)c->v.u;
@@ -366,9 +418,44 @@ double pm_table__get_double(const struct pm_table *t, size_t row, size_t col)
 	case PM_COL_DOUBLE:
 	case PM_COL_PERCENT:
 		return c->v.d;
+	case PM_COL_BOOL:
+		return c->v.b;
 	default:
 		return 0;
 	}
+}
+
+uint64_t pm_table__get_u64(const struct pm_table *t, size_t row, size_t col)
+{
+	const struct pm_table_cell *c = get(t, row, col);
+
+	if (!c)
+		return 0;
+	if (t->cols[col].type == PM_COL_U64 || t->cols[col].type == PM_COL_HEX)
+		return c->v.u;
+	if (t->cols[col].type == PM_COL_I64)
+		return (uint64_t)c->v.i;
+	return (uint64_t)cell_double(&t->cols[col], c);
+}
+
+int64_t pm_table__get_i64(const struct pm_table *t, size_t row, size_t col)
+{
+	const struct pm_table_cell *c = get(t, row, col);
+
+	if (!c)
+		return 0;
+	if (t->cols[col].type == PM_COL_U64 || t->cols[col].type == PM_COL_HEX)
+		return (int64_t)c->v.u;
+	if (t->cols[col].type == PM_COL_I64)
+		return c->v.i;
+	return (int64_t)cell_double(&t->cols[col], c);
+}
+
+double pm_table__get_double(const struct pm_table *t, size_t row, size_t col)
+{
+	const struct pm_table_cell *c = get(t, row, col);
+
+	return c ? cell_double(&t->cols[col], c) : 0;
 }
 
 /*
@@ -401,6 +488,7 @@ static void merge_sort(size_t *idx, size_t *tmp, size_t n,
 void pm_table__sort_by(struct pm_table *t, pm_table_cmp_fn cmp, void *arg)
 {
 	struct pm_table_cell **rows;
+	struct pm_table **kids;
 	size_t *idx, *tmp, i;
 
 	if (t->nr_rows < 2)
@@ -411,9 +499,14 @@ void pm_table__sort_by(struct pm_table *t, pm_table_cmp_fn cmp, void *arg)
 		idx[i] = i;
 	merge_sort(idx, tmp, t->nr_rows, t, cmp, arg);
 	rows = pm_calloc(t->nr_rows, sizeof(*rows));
-	for (i = 0; i < t->nr_rows; i++)
+	kids = pm_calloc(t->nr_rows, sizeof(*kids));
+	for (i = 0; i < t->nr_rows; i++) {
 		rows[i] = t->rows[idx[i]];
+		kids[i] = t->kids[idx[i]];
+	}
 	memcpy(t->rows, rows, t->nr_rows * sizeof(*rows));
+	memcpy(t->kids, kids, t->nr_rows * sizeof(*kids));
+	free(kids);
 	free(rows);
 	free(tmp);
 	free(idx);
@@ -432,11 +525,17 @@ static int cmp_values(const struct pm_table *t, size_t col,
 		return strcmp(a->v.s, b->v.s);
 	case PM_COL_U64:
 	case PM_COL_HEX:
-		return a->v.u < b->v.u ? -1 : a->v.u > b->v.u;
+		return pm_cmp_u64(a->v.u, b->v.u);
 	case PM_COL_I64:
 		return a->v.i < b->v.i ? -1 : a->v.i > b->v.i;
-	default:
-		return a->v.d < b->v.d ? -1 : a->v.d > b->v.d;
+	case PM_COL_RANGE:
+		return a->v.r[0] < b->v.r[0] ? -1 : a->v.r[0] > b->v.r[0];
+	default: {
+		double x = cell_double(&t->cols[col], a);
+		double y = cell_double(&t->cols[col], b);
+
+		return x < y ? -1 : x > y;
+	}
 	}
 }
 
@@ -445,11 +544,12 @@ static int cmp_column(const struct pm_table *t, size_t a, size_t b, void *arg)
 	const struct col_sort *s = arg;
 	const struct pm_table_cell *ca = pm_table__cell(t, a, s->col);
 	const struct pm_table_cell *cb = pm_table__cell(t, b, s->col);
+	bool va = ca->state == PM_CELL_VALUE, vb = cb->state == PM_CELL_VALUE;
 	int r;
 
 	/* Null cells go last whichever way the values run. */
-	if (!ca->set || !cb->set)
-		return (int)cb->set - (int)ca->set;
+	if (!va || !vb)
+		return (int)vb - (int)va;
 	r = cmp_values(t, s->col, ca, cb);
 	return s->descending ? -r : r;
 }
@@ -467,7 +567,17 @@ int pm_table__sort(struct pm_table *t, size_t col, bool descending)
 void pm_table__truncate(struct pm_table *t, size_t n)
 {
 	while (t->nr_rows > n)
-		free_row(t, t->rows[--t->nr_rows]);
+		free_row(t, --t->nr_rows);
+}
+
+size_t pm_table__table_columns(const struct pm_table *t, size_t *out)
+{
+	size_t c, n = 0;
+
+	for (c = 0; c < t->nr_cols; c++)
+		if (pm_table_col__in_table(&t->cols[c]))
+			out[n++] = c;
+	return n;
 }
 
 void pm_table__format_cell(const struct pm_table *t, size_t row, size_t col,
@@ -497,6 +607,13 @@ void pm_table__format_cell(const struct pm_table *t, size_t row, size_t col,
 		pm_strbuf__addf(sb, "%.*f", digits < 0 ? 2 : digits, cell->v.d);
 		if (sign && c->type == PM_COL_PERCENT)
 			pm_strbuf__addc(sb, '%');
+		break;
+	case PM_COL_BOOL:
+		pm_strbuf__adds(sb, cell->v.b ? "yes" : "no");
+		break;
+	case PM_COL_RANGE:
+		pm_strbuf__addf(sb, "%.*f..%.*f", digits < 0 ? 2 : digits,
+				cell->v.r[0], digits < 0 ? 2 : digits, cell->v.r[1]);
 		break;
 	}
 }

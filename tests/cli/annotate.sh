@@ -85,8 +85,8 @@ assert len(mine) > 3 and src[0]["samples"] == sum(r["samples"] for r in mine) > 
 		$CHECK metrics "$TMP/grp.json" "$TMP/metrics.json"
 	check "annotate: group recording: instructions add up" $CHECK sums "$TMP/grp.json"
 	an -i "$g" --mode discard --format json >"$TMP/grp-d.json"
-	"$PMPROF" metrics -s discard -i "$g" --format json >"$TMP/metrics-d.json"
-	check "annotate: --mode discard discards what metrics -s discard does" \
+	"$PMPROF" metrics --mode discard -i "$g" --format json >"$TMP/metrics-d.json"
+	check "annotate: --mode discard discards what metrics --mode discard does" \
 		$CHECK metrics "$TMP/grp-d.json" "$TMP/metrics-d.json"
 	check_eq "annotate: the skid caveat, once" 1 \
 		"$(an -i "$g" | grep -c 'with skid')"

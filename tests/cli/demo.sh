@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # `make demo` in a clean clone (committed files only): exits 0, prints the
 # workload's functions in a table, and leaves no perf.data in the clone.
-# How long it takes is printed, not held to a limit: on a loaded machine
-# the build alone can take minutes (a speed target is a benchmark's);
-# the timeout only stops a hang.
+# How long it takes is for `make bench` (bench/run.sh demo): here the
+# times are only printed, as the machine's load decides them.
 . "$(dirname "$0")/../lib.sh"
 
 if ! "$PMPROF" record -q -e cpu-clock -o "$TMP/probe.data" -- true >/dev/null 2>&1; then
@@ -21,7 +20,7 @@ check "demo: clone" test -f "$TMP/clone/scripts/demo.sh"
 # deps.sh --runtime installs nothing when everything is there; the build
 # of the clone is most of the time.
 start=$(date +%s)
-timeout 1200 make -C "$TMP/clone" -j2 demo >"$TMP/out" 2>&1
+timeout 1200 make -C "$TMP/clone" -j2 demo >"$TMP/out" 2>&1	# a hang guard
 rc=$?
 secs=$(( $(date +%s) - start ))
 if [ "$rc" -eq 0 ]; then
@@ -53,12 +52,13 @@ if grep -q 'No hardware PMU' "$TMP/demo"; then
 	check "demo: sim --compare shows the truth" grep -q 'true CPI' "$TMP/demo"
 fi
 
-# The demo ends saying so (with its own time, the build aside).
+# The demo says when it is done (and how long it took, for the record).
 d=$(sed -n 's/^==== Done in \([0-9]*\) s.*/\1/p' "$TMP/demo")
 if [ -n "$d" ]; then
-	ok "demo: the demo ran to its end (${d} s, the build aside)"
+	ok "demo: says it is done"
+	echo "# demo: the demo part took ${d} s"
 else
-	not_ok "demo: the demo did not print its '==== Done in N s' line"
+	not_ok "demo: no '==== Done in N s' line"
 fi
 
 # Nothing written into the clone but the (ignored) build.

@@ -25,7 +25,7 @@ against() {
 	perf report -D -i "$TMP/$name.data" >"$TMP/$name.D" 2>/dev/null
 	perf script -F tid,time,ip,sym,dso --ns -i "$TMP/$name.data" \
 		>"$TMP/$name.script" 2>/dev/null
-	"$PMPROF" metrics -s none --format json -i "$TMP/$name.data" >"$TMP/$name.json" ||
+	"$PMPROF" metrics --mode none --format json -i "$TMP/$name.data" >"$TMP/$name.json" ||
 		{ not_ok "$name: pmprof metrics failed"; return; }
 	check "$name: window sums equal perf's per-sample values" \
 		python3 "$tool" "$@" "$TMP/$name.D" "$TMP/$name.script" "$TMP/$name.json"
@@ -42,11 +42,11 @@ if rec task -e '{cpu-clock,task-clock,page-faults}:S' -- sh -c "$loop"; then
 	check_eq "task: default mode is none" none \
 		"$("$PMPROF" metrics --format json -i "$f" | python3 -c 'import json,sys; print(json.load(sys.stdin)["mode"])')"
 	# discard: the same windows, some discarded, none lost.
-	check "task: -s discard keeps the windows and counts the discarded" python3 -c '
+	check "task: --mode discard keeps the windows and counts the discarded" python3 -c '
 import json, subprocess, sys
 pm, f = sys.argv[1], sys.argv[2]
 a = json.loads(subprocess.check_output([pm, "metrics", "--format", "json", "-i", f]))
-b = json.loads(subprocess.check_output([pm, "metrics", "-s", "discard", "--format", "json", "-i", f]))
+b = json.loads(subprocess.check_output([pm, "metrics", "--mode", "discard", "--format", "json", "-i", f]))
 assert b["mode"] == "discard" and a["windows"] == b["windows"], (a["windows"], b["windows"])
 assert b["discarded"] == sum(x["discarded"] for x in b["functions"])
 assert b["samples"] == sum(x["samples"] for x in b["functions"]) == b["windows"]
@@ -66,8 +66,8 @@ assert ci[0] <= v <= ci[1], (ci, v)
 	check_eq "task: TSV keeps Arm's order (Symbol, #, ...)" "Symbol	#	DIS%" \
 		"$("$PMPROF" metrics --format tsv -i "$f" | head -1 | cut -f1-3)"
 	check "task: table has the summary line" sh -c \
-		"'$PMPROF' metrics -i '$f' | grep -q '^# windows used [0-9]*, discarded 0, opening samples [0-9]*, throttles 0, lost 0'"
-	check "task: --match callchain runs" "$PMPROF" metrics -s discard --match callchain -i "$f"
+		"'$PMPROF' metrics -i '$f' | grep -q '^# windows used [0-9]*, discarded 0, opening samples [0-9]*, throttles 0 (the kernel.s), burst stops 0, lost 0 (0 samples)'"
+	check "task: --match callchain runs" "$PMPROF" metrics --mode discard --match callchain -i "$f"
 
 	# Without GROUP_DESC (older or other tools' files, captures that lost
 	# it): the groups come from the leader's read ids, so the windows
@@ -138,7 +138,7 @@ else
 			"perf evlist -v -i '$TMP/$n.data' 2>/dev/null | grep '^cpu-clock' | grep -q 'inherit: 1'"
 		perf report -D -i "$TMP/$n.data" >"$TMP/$n.D" 2>/dev/null
 		perf script -G -F tid,time,ip,sym,dso --ns -i "$TMP/$n.data" >"$TMP/$n.script" 2>/dev/null
-		"$PMPROF" metrics -s none --format json -i "$TMP/$n.data" >"$TMP/$n.json" ||
+		"$PMPROF" metrics --mode none --format json -i "$TMP/$n.data" >"$TMP/$n.json" ||
 			{ not_ok "$n: pmprof metrics failed"; continue; }
 		check "$n: window sums per task equal perf's per-sample values" \
 			python3 "$tool" --per-task "$TMP/$n.D" "$TMP/$n.script" "$TMP/$n.json"
@@ -168,8 +168,8 @@ if rec cpu -a -e '{cpu-clock,task-clock}:S' -- sh -c "$loop"; then
 	against cpu --totals
 fi
 
-"$PMPROF" metrics -s sometimes -i /dev/null >/dev/null 2>&1
-check_eq "bad -s is a usage error" 1 $?
+"$PMPROF" metrics --mode sometimes -i /dev/null >/dev/null 2>&1
+check_eq "bad --mode is a usage error" 1 $?
 "$PMPROF" metrics --match caller -i /dev/null >/dev/null 2>&1
 check_eq "bad --match is a usage error" 1 $?
 "$PMPROF" metrics -i "$TMP/none.data" >/dev/null 2>&1

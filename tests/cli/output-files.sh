@@ -70,7 +70,7 @@ expect "an input record inject cannot write: the input and its offset named" 2 \
 if have_perf && perf record -q -e cpu-clock -o perf.data -- true 2>/dev/null; then
 	"$PMPROF" inject --byte-order big -i perf.data -o big.data 2>warn.txt
 	n=$(grep -c 'dropping feature' warn.txt)
-	m=$(grep -c '^pmprof: inject: perf.data: dropping feature' warn.txt)
+	m=$(grep -c '^pmprof: perf.data: dropping feature' warn.txt)
 	if [ "$n" -gt 0 ] && [ "$n" = "$m" ]; then
 		ok "inject's warnings name the input ($n features dropped)"
 	else

@@ -189,7 +189,7 @@ cp full/r.data r.copy
 # A workload that never ends: only the full disk can stop this recording.
 timeout 600 "$PMPROF" record -e cpu-clock -o full/r.data -- "$WORKLOAD" -n $FOREVER >/dev/null 2>full.err
 rc=$?
-if [ $rc = 2 ] && grep -q '^pmprof record: full/r.data: write failed: No space left on device$' full.err; then
+if [ $rc = 2 ] && grep -q '^pmprof: full/r.data: write failed: No space left on device$' full.err; then
 	ok "record to a full disk: exit 2, the file named"
 else
 	not_ok "record to a full disk: exit $rc"

@@ -27,15 +27,15 @@ one_line "command prefix" "pmprof: 'prof' is not a pmprof command; did you mean 
 	"$PMPROF" prof
 one_line "no near command" "pmprof: 'frobnicate' is not a pmprof command. See 'pmprof --help'." \
 	"$PMPROF" frobnicate
-one_line "record option typo" "pmprof record: unknown option \`--fre'; did you mean \`--freq'?" \
+one_line "record option typo" "pmprof: --fre: unknown option; did you mean --freq?" \
 	"$PMPROF" record --fre 10 -- true
-one_line "record option with a value" "pmprof record: unknown option \`--dryrun'; did you mean \`--dry-run'?" \
+one_line "record option with a value" "pmprof: --dryrun: unknown option; did you mean --dry-run?" \
 	"$PMPROF" record --dryrun=1
-one_line "no near option" "pmprof report: unknown option \`--frobnicate' (see 'pmprof report -h')" \
+one_line "no near option" "pmprof: --frobnicate: unknown option (see 'pmprof report -h')" \
 	"$PMPROF" report --frobnicate
-one_line "short switch in the other case" "pmprof record: unknown switch \`-f'; did you mean \`-F'?" \
+one_line "short switch in the other case" "pmprof: -f: unknown switch; did you mean -F?" \
 	"$PMPROF" record -f 10
-one_line "unknown short switch" "pmprof dump: unknown switch \`-Z' (see 'pmprof dump -h')" \
+one_line "unknown short switch" "pmprof: -Z: unknown switch (see 'pmprof dump -h')" \
 	"$PMPROF" dump -Z
 
 # every command answers an unknown option the same way
@@ -43,7 +43,7 @@ for c in $("$PMPROF" --help | sed -n '/^The commands are:/,/^$/{/^   [a-z]/p}' |
 	[ "$c" = help ] && continue
 	"$PMPROF" "$c" --no-such-option-here >out.txt 2>err.txt
 	rc=$?
-	if [ "$rc" = 1 ] && [ "$(wc -l <err.txt)" = 1 ] && grep -q "^pmprof $c: unknown option \`--no-such-option-here'" err.txt; then
+	if [ "$rc" = 1 ] && [ "$(wc -l <err.txt)" = 1 ] && grep -q "^pmprof: --no-such-option-here: unknown option (see 'pmprof $c -h')" err.txt; then
 		ok "pmprof $c: one line for an unknown option"
 	else
 		not_ok "pmprof $c: one line for an unknown option (exit $rc)"

@@ -5,7 +5,7 @@ usage: metrics_windows.py [--per-task] [--by-dso|--totals] REPORT_D SCRIPT PMPRO
 
 REPORT_D is `perf report -D` (per-sample group values, in file order),
 SCRIPT is `perf script -F tid,time,ip,sym,dso --ns` (the symbol of each
-sample), PMPROF_JSON is `pmprof metrics -s none --format json`. For a
+sample), PMPROF_JSON is `pmprof metrics --mode none --format json`. For a
 fixed-period recording (no short windows) with mode none, a window is the
 difference of the group values between consecutive samples with the same
 leader id (perf 6.1 records sample-read groups without inherit, so one id

@@ -55,12 +55,12 @@ static void rm_dirs(struct dirs *d)
 
 static void write_prog(const struct dirs *d)
 {
-	static const struct pm_kit_sym syms[] = {
+	static const struct pm_elf_sym syms[] = {
 		{ "f", F, 0x10, false, false },
 		{ "g", G, 0x10, false, false },
 	};
 	uint8_t text[0x20];
-	struct pm_kit_elf elf = {
+	struct pm_elf_image elf = {
 		.machine = PM_KIT_EM_X86_64, .text_addr = TEXT, .text = text,
 		.text_size = sizeof(text), .syms = syms, .nr_syms = 2,
 	};

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "pmprof/evspec.h"
+#include "pmprof/strbuf.h"
 
 static char tree[64];
 
@@ -104,22 +105,22 @@ static void test_symbols(void **state)
 	uint64_t config;
 
 	(void)state;
-	assert_int_equal(pm_evspec_lookup_symbol("ref-cycles", 10, &type, &config), 0);
+	assert_int_equal(pm_event_name__lookup("ref-cycles", 10, &type, &config), 0);
 	assert_int_equal(type, 0);
 	assert_int_equal(config, 9);
-	assert_int_equal(pm_evspec_lookup_symbol("cs", 2, &type, &config), 0);
+	assert_int_equal(pm_event_name__lookup("cs", 2, &type, &config), 0);
 	assert_int_equal(type, 1);
 	assert_int_equal(config, 3);
-	assert_int_equal(pm_evspec_lookup_symbol("dummy", 5, &type, &config), 0);
+	assert_int_equal(pm_event_name__lookup("dummy", 5, &type, &config), 0);
 	assert_int_equal(config, 9);
 	/* prefix of a name is not the name */
-	assert_int_equal(pm_evspec_lookup_symbol("cycles", 5, &type, &config), -1);
-	assert_int_equal(pm_evspec_lookup_symbol("Cycles", 6, &type, &config), -1);
+	assert_int_equal(pm_event_name__lookup("cycles", 5, &type, &config), -1);
+	assert_int_equal(pm_event_name__lookup("Cycles", 6, &type, &config), -1);
 }
 
 static int cache(const char *s, uint64_t *c)
 {
-	return pm_evspec_lookup_cache(s, strlen(s), c);
+	return pm_event_name__cache(s, strlen(s), c);
 }
 
 static void test_cache(void **state)
@@ -466,18 +467,47 @@ static void test_record_defaults(void **state)
 	pm_evspec_list__exit(&l);
 }
 
+/* attr -> name in perf's naming, list order for pmprof list, cache names */
+static void test_names(void **state)
+{
+	char buf[64];
+	uint32_t type;
+	uint64_t config;
+
+	(void)state;
+	assert_string_equal(pm_event_name__of(0, 0), "cycles");
+	assert_string_equal(pm_event_name__of(0, 4), "branches");
+	assert_string_equal(pm_event_name__of(1, 3), "context-switches");
+	assert_null(pm_event_name__of(0, 99));
+	assert_string_equal(pm_event_name__canonical("cpu-cycles"), "cycles");
+	assert_string_equal(pm_event_name__canonical("branch-instructions"), "branches");
+	assert_string_equal(pm_event_name__canonical("cs"), "context-switches");
+	assert_string_equal(pm_event_name__canonical("r003c"), "r003c");
+	/* perf list's "cpu-cycles OR cycles": the listed name first */
+	assert_string_equal(pm_event_name__symbol_at(0, &type, &config), "cpu-cycles");
+	assert_string_equal(pm_event_name__symbol_at(1, &type, &config), "cycles");
+	assert_int_equal(type, 0);
+	assert_int_equal(config, 0);
+	assert_int_equal(pm_event_name__cache_at(0, buf, sizeof(buf), &config), 0);
+	assert_string_equal(buf, "L1-dcache-loads");
+	assert_int_equal(config, 0);
+	assert_int_equal(pm_event_name__cache_at(1, buf, sizeof(buf), &config), 0);
+	assert_string_equal(buf, "L1-dcache-load-misses");
+	assert_int_equal(config, 0x10000);
+	assert_int_equal(pm_event_name__cache_at(100000, buf, sizeof(buf), &config), -1);
+}
+
 static void test_error_print(void **state)
 {
 	struct pm_error err = { .has_offset = true, .offset = 3 };
-	char buf[256];
-	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	struct pm_strbuf sb = PM_STRBUF_INIT;
 
 	(void)state;
 	strcpy(err.msg, "boom");
-	pm_evspec_error_print(f, "p: ", "abcdef", &err);
-	fclose(f);
-	assert_string_equal(buf, "p: event syntax error: 'abcdef'\n"
+	pm_evspec__format_error(&sb, "p: ", "abcdef", &err);
+	assert_string_equal(pm_strbuf__str(&sb), "p: event syntax error: 'abcdef'\n"
 			    "                           \\___ boom\n");
+	pm_strbuf__release(&sb);
 }
 
 int main(void)
@@ -492,6 +522,7 @@ int main(void)
 		cmocka_unit_test(test_hf_terms),
 		cmocka_unit_test(test_pmu),
 		cmocka_unit_test(test_record_defaults),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_error_print),
 	};
 

@@ -25,6 +25,7 @@
 #include "pmprof/metrics.h"
 #include "pmprof/perfdata.h"
 #include "pmprof/records.h"
+#include "pmprof/report.h"
 #include "pmprof/table.h"
 
 #define HW 0
@@ -905,14 +906,15 @@ static void test_all_named_metrics(void **state)
 /* A table rendered as text, for comparing two analyses. */
 static char *table_text(struct pm_metrics *m)
 {
-	struct pm_table *t = pm_metrics__table(m, PM_METRICS_LAYOUT_TEXT, 0);
+	struct pm_report *rep;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
 
-	pm_table__render(t, out, PM_TABLE_TEXT, NULL);
+	assert_int_equal(pm_metrics__finish(m, &rep), 0);
+	pm_report__render(rep, out, pm_renderer__find("text"), NULL);
 	fclose(out);
-	pm_table__delete(t);
+	pm_report__delete(rep);
 	return text;
 }
 
@@ -1164,6 +1166,8 @@ static void test_results_outlive_events(void **state)
 	assert_string_equal(pm_metrics__counter_name(m, 1), "instructions");
 	assert_string_equal(pm_metrics__counter_name(m, 2), "faults");
 	assert_string_equal(pm_metrics__metric_name(m, 0), "CPI");
+	assert_non_null(pm_metrics__metric_name(m, pm_metrics__nr_metrics(m) - 1));
+	assert_null(pm_metrics__metric_name(m, pm_metrics__nr_metrics(m)));
 	pm_metrics__delete(m);
 }
 
@@ -1173,9 +1177,10 @@ static void test_results_outlive_events(void **state)
 static void test_no_samples(void **state)
 {
 	static const struct fixture fx = { cyc_ins, 2, 0, true, false, 1, NULL, 0 };
-	struct pm_metrics *m = analyse(&fx, NULL, NULL);
+	struct pm_metrics_opts o = { .layout = PM_METRICS_LAYOUT_ARM };
+	struct pm_metrics *m = analyse(&fx, &o, NULL);
+	struct pm_report *rep;
 	struct pm_table *t;
-	struct pm_json j;
 	json_t *doc;
 	char *text = NULL;
 	size_t len = 0;
@@ -1184,15 +1189,15 @@ static void test_no_samples(void **state)
 	(void)state;
 	assert_int_equal(pm_metrics__nr_funcs(m), 0);
 	assert_int_equal(pm_metrics__nr_counters(m), 2);
-	t = pm_metrics__table(m, PM_METRICS_LAYOUT_ARM, 0);
+	assert_int_equal(pm_metrics__finish(m, &rep), 0);
+	t = pm_report__table(rep, 0);
 	assert_int_equal(pm_table__nr_rows(t), 0);
 	assert_true(pm_table__find_column(t, "CPI") >= 0);
 	assert_true(pm_table__find_column(t, "%I") >= 0);
-	pm_table__delete(t);
 	out = open_memstream(&text, &len);
-	pm_json__init(&j, out);
-	pm_metrics__json(m, &j, 0);
+	pm_report__render(rep, out, pm_renderer__find("json"), NULL);
 	fclose(out);
+	pm_report__delete(rep);
 	doc = json_loads(text, 0, NULL);
 	assert_non_null(doc);
 	assert_int_equal(json_array_size(json_object_get(doc, "functions")), 0);
@@ -1222,12 +1227,41 @@ static void test_no_readers(void **state)
 
 /* ---- table and JSON ----------------------------------------------------- */
 
+/* The index of the n-th column the table formats show (JSON has more). */
+static size_t shown(const struct pm_table *t, size_t n)
+{
+	size_t c;
+
+	for (c = 0; c < pm_table__nr_columns(t); c++)
+		if (pm_table__column(t, c)->show != PM_SHOW_JSON && !n--)
+			return c;
+	fail_msg("no shown column %zu", n);
+	return 0;
+}
+
+static size_t nr_shown(const struct pm_table *t)
+{
+	size_t c, n = 0;
+
+	for (c = 0; c < pm_table__nr_columns(t); c++)
+		n += pm_table__column(t, c)->show != PM_SHOW_JSON;
+	return n;
+}
+
+static struct pm_report *finish(struct pm_metrics *m)
+{
+	struct pm_report *rep;
+
+	assert_int_equal(pm_metrics__finish(m, &rep), 0);
+	return rep;
+}
+
 static void test_table_and_json(void **state)
 {
 	struct pm_metrics_opts o = { .mode = PM_METRICS_DISCARD, .ci = true };
 	struct pm_metrics *m = analyse(&fixed_fx, &o, NULL);
+	struct pm_report *rep;
 	struct pm_table *t;
-	struct pm_json j;
 	json_error_t jerr;
 	json_t *doc, *fn;
 	char *text = NULL;
@@ -1235,31 +1269,38 @@ static void test_table_and_json(void **state)
 	FILE *out;
 
 	(void)state;
-	t = pm_metrics__table(m, PM_METRICS_LAYOUT_TEXT, 0);
+	rep = finish(m);
+	t = pm_report__find_table(rep, "functions");
 	assert_int_equal(pm_table__nr_rows(t), 2);
-	assert_string_equal(pm_table__column(t, 0)->name, "Symbol");
-	assert_string_equal(pm_table__column(t, 2)->name, "#");
-	assert_string_equal(pm_table__column(t, 3)->name, "DIS%");
-	assert_string_equal(pm_table__column(t, 4)->name, "CPI");
-	assert_string_equal(pm_table__column(t, 5)->name, "±CPI");
+	assert_string_equal(pm_table__column(t, shown(t, 0))->name, "Symbol");
+	assert_string_equal(pm_table__column(t, shown(t, 2))->name, "#");
+	assert_string_equal(pm_table__column(t, shown(t, 3))->name, "DIS%");
+	assert_string_equal(pm_table__column(t, shown(t, 4))->name, "CPI");
+	assert_string_equal(pm_table__column(t, shown(t, 5))->name, "±CPI");
 	/* Both have 2 samples: ties by symbol, f first; DIS% 50. */
-	assert_string_equal(pm_table__get_str(t, 0, 0), "f");
-	assert_true(fabs(pm_table__get_double(t, 0, 3) - 50) < 1e-12);
-	pm_table__delete(t);
-
-	/* Arm's order: Symbol # CPI ... then DIS% and the rest. */
-	t = pm_metrics__table(m, PM_METRICS_LAYOUT_ARM, 1);
-	assert_int_equal(pm_table__nr_rows(t), 1);
-	assert_string_equal(pm_table__column(t, 1)->name, "#");
-	assert_string_equal(pm_table__column(t, 2)->name, "CPI");
-	assert_int_equal(pm_table__find_column(t, "DSO"),
-			 (int)pm_table__nr_columns(t) - 1);
-	pm_table__delete(t);
+	assert_string_equal(pm_table__get_str(t, 0, shown(t, 0)), "f");
+	assert_true(fabs(pm_table__get_double(t, 0, shown(t, 3)) - 50) < 1e-12);
 
 	out = open_memstream(&text, &len);
-	pm_json__init(&j, out);
-	pm_metrics__json(m, &j, 0);
+	assert_int_equal(pm_report__render(rep, out, pm_renderer__find("json"),
+					   NULL), 0);
 	fclose(out);
+	pm_report__delete(rep);
+	pm_metrics__delete(m);
+
+	/* Arm's order: Symbol # CPI ... then DIS% and the rest; --top 1. */
+	o.layout = PM_METRICS_LAYOUT_ARM;
+	m = analyse(&fixed_fx, &o, NULL);
+	rep = finish(m);
+	pm_report__truncate(rep, 1);
+	t = pm_report__table(rep, 0);
+	assert_int_equal(pm_table__nr_rows(t), 1);
+	assert_string_equal(pm_table__column(t, shown(t, 1))->name, "#");
+	assert_string_equal(pm_table__column(t, shown(t, 2))->name, "CPI");
+	assert_int_equal(pm_table__find_column(t, "DSO"),
+			 (int)shown(t, nr_shown(t) - 1));
+	pm_report__delete(rep);
+
 	doc = json_loads(text, 0, &jerr);
 	assert_non_null(doc);
 	assert_string_equal(json_string_value(json_object_get(doc, "mode")), "discard");

@@ -112,11 +112,11 @@ static void mkdir_p(const char *dir)
  * ELF writer (which puts every symbol in .text: no data objects). */
 static void write_prog(const char *symfs, uint16_t machine)
 {
-	static const struct pm_kit_sym syms[] = {
+	static const struct pm_elf_sym syms[] = {
 		{ "main", MAIN, 0x100, false, false },
 		{ "loop", LOOP, 0x100, false, false },
 	};
-	struct pm_kit_elf elf = {
+	struct pm_elf_image elf = {
 		.machine = machine,
 		.text_addr = TEXT,
 		.text_size = TEXT_SIZE,

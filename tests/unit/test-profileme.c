@@ -15,8 +15,10 @@
 #include <cmocka.h>
 
 #include "pmprof/json.h"
-#include "pmprof/profileme.h"
+#include "pmprof/profileme_acc.h"
+#include "pmprof/report.h"
 #include "pmprof/strbuf.h"
+#include "pmprof/table.h"
 
 /* Register bits, from the reference's tables. */
 #define OVR(v)		((uint64_t)(v) << 30)
@@ -408,16 +410,51 @@ static enum pm_profileme_status add(struct pm_profileme_acc *acc,
 	return pm_profileme_acc__add(acc, &f.s);
 }
 
-static char *render(const struct pm_profileme_acc *acc, enum pm_table_format f)
+/* An accumulator for a recording of this arch (opts may be NULL). */
+static struct pm_profileme_acc *acc_new(const char *arch,
+					const struct pm_profileme_opts *opts)
 {
+	struct pm_profileme_opts o = { .sz = sizeof(o) };
+
+	if (opts)
+		o = *opts;
+	o.arch = arch;
+	return pm_profileme_acc__new(&o);
+}
+
+static struct pm_report *finish(struct pm_profileme_acc *acc)
+{
+	struct pm_report *rep;
+
+	assert_int_equal(pm_profileme_acc__finish(acc, &rep), 0);
+	return rep;
+}
+
+static char *render(struct pm_profileme_acc *acc, const char *format)
+{
+	struct pm_report *rep = finish(acc);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 
 	assert_non_null(out);
-	assert_int_equal(pm_profileme_acc__render(acc, out, f), 0);
+	assert_int_equal(pm_report__render(rep, out, pm_renderer__find(format),
+					   NULL), 0);
 	fclose(out);
+	pm_report__delete(rep);
 	return buf;
+}
+
+/* The index of the n-th column the table formats show (JSON has more). */
+static size_t shown(const struct pm_table *t, size_t n)
+{
+	size_t c;
+
+	for (c = 0; c < pm_table__nr_columns(t); c++)
+		if (pm_table__column(t, c)->show != PM_SHOW_JSON && !n--)
+			return c;
+	fail_msg("no shown column %zu", n);
+	return 0;
 }
 
 /*
@@ -430,7 +467,7 @@ static char *render(const struct pm_profileme_acc *acc, enum pm_table_format f)
  */
 static struct pm_profileme_acc *small_acc(void)
 {
-	struct pm_profileme_acc *acc = pm_profileme_acc__new("alpha", NULL);
+	struct pm_profileme_acc *acc = acc_new("alpha", NULL);
 	struct pm_profileme_sample s;
 	uint8_t buf[28];
 
@@ -470,7 +507,7 @@ static void test_acc_text(void **state)
 	/* main: 4 samples, one each killed, invalid (the killed one),
 	 * mispredicted, taken, stalled: 25.0%; pctr1 (10+20+30+40)/4.
 	 * The PAL sample: not trapped, VAL clear: 100% invalid. */
-	got = render(acc, PM_TABLE_TEXT);
+	got = render(acc, "text");
 	assert_string_equal(got,
 		"6 ProfileMe samples, 2 without ProfileMe data\n"
 		"\n"
@@ -497,7 +534,7 @@ static void test_acc_json(void **state)
 	char *got;
 
 	(void)state;
-	got = render(acc, PM_TABLE_JSON);
+	got = render(acc, "json");
 	assert_string_equal(got,
 		"{\"samples\":6,\"skipped\":2,\"view\":\"symbol\",\"tables\":["
 		"{\"sl1\":0,\"pctr1\":\"cycles\",\"rows\":["
@@ -515,7 +552,7 @@ static void test_acc_json(void **state)
 	free(got);
 
 	/* CSV: one table, an sl1 column first, percentages without '%'. */
-	got = render(acc, PM_TABLE_CSV);
+	got = render(acc, "csv");
 	assert_string_equal(got,
 		"sl1,samples,killed%,invalid%,mispr%,taken%,stall%,pctr1,dso,"
 		"symbol,traps\n"
@@ -528,7 +565,7 @@ static void test_acc_json(void **state)
 
 static void test_acc_sl1_tables(void **state)
 {
-	struct pm_profileme_acc *acc = pm_profileme_acc__new("alpha", NULL);
+	struct pm_profileme_acc *acc = acc_new("alpha", NULL);
 	const struct pm_profileme_row **rows;
 	struct pm_table *t;
 	size_t nr;
@@ -547,12 +584,18 @@ static void test_acc_sl1_tables(void **state)
 		/* Each mean is of its own SL1's counts: 100, 200, 301/2, 400. */
 		assert_int_equal(rows[0]->pctr1_sum, s == 2 ? 301 : 100 * (s + 1));
 		free(rows);
-		t = pm_profileme_acc__table(acc, (int)s);
+		t = pm_profileme_acc__table(acc, s);
 		assert_non_null(t);
 		assert_int_equal(pm_table__nr_rows(t), 1);
 		pm_table__delete(t);
 	}
-	t = pm_profileme_acc__table(acc, -1);
+	{
+		/* CSV and TSV: one table of every SL1, sl1 first. */
+		struct pm_report *rep = finish(acc);
+
+		t = pm_report__merged(rep);
+		pm_report__delete(rep);
+	}
 	assert_int_equal(pm_table__nr_rows(t), 4);
 	assert_int_equal(pm_table__get_u64(t, 2, 0), 2);
 	assert_true(pm_table__get_double(t, 2, 7) == 150.5);
@@ -560,7 +603,7 @@ static void test_acc_sl1_tables(void **state)
 	pm_profileme_acc__delete(acc);
 
 	/* Only SL1 0 and 3 seen: no table for 1 or 2. */
-	acc = pm_profileme_acc__new("alpha", NULL);
+	acc = acc_new("alpha", NULL);
 	add(acc, HW, "prog", "f", 0x120001000ull, 0, SL1(0));
 	add(acc, HW, "prog", "f", 0x120001000ull, 0, SL1(3));
 	assert_null(pm_profileme_acc__table(acc, 1));
@@ -576,7 +619,7 @@ static void test_acc_pc_view(void **state)
 {
 	struct pm_profileme_opts o = { .view = PM_PROFILEME_BY_PC,
 				       .sort = PM_PROFILEME_SORT_PC };
-	struct pm_profileme_acc *acc = pm_profileme_acc__new("alpha", &o);
+	struct pm_profileme_acc *acc = acc_new("alpha", &o);
 	struct pm_profileme_sample s;
 	uint8_t buf[28];
 	char *got;
@@ -601,7 +644,7 @@ static void test_acc_pc_view(void **state)
 	/* Same PC in another program: another row. */
 	add(acc, HW, "other", "g", 0x120001a34ull, 0, VAL);
 
-	got = render(acc, PM_TABLE_JSON);
+	got = render(acc, "json");
 	assert_string_equal(got,
 		"{\"samples\":6,\"skipped\":0,\"view\":\"pc\",\"tables\":["
 		"{\"sl1\":0,\"pctr1\":\"cycles\",\"rows\":["
@@ -628,7 +671,7 @@ static void test_acc_pc_view(void **state)
 	free(got);
 
 	/* Text: pc column, srcline column since one row has it. */
-	got = render(acc, PM_TABLE_TEXT);
+	got = render(acc, "text");
 	assert_string_equal(got,
 		"6 ProfileMe samples, 0 without ProfileMe data\n"
 		"\n"
@@ -660,7 +703,7 @@ static void add_n(struct pm_profileme_acc *acc, const char *sym, uint64_t pc,
 static void test_published_observation(void **state)
 {
 	struct pm_profileme_opts o = { .view = PM_PROFILEME_BY_PC };
-	struct pm_profileme_acc *acc = pm_profileme_acc__new("alpha", &o);
+	struct pm_profileme_acc *acc = acc_new("alpha", &o);
 	struct pm_table *t;
 
 	(void)state;
@@ -681,12 +724,12 @@ static void test_published_observation(void **state)
 	assert_int_equal(pm_table__nr_rows(t), 2);
 	/* Equal samples: first seen first. Columns 3 and 1: mispr%, killed%;
 	 * 9 is the symbol (pc view: pc 7, dso 8). */
-	assert_string_equal(pm_table__get_str(t, 0, 9), "random+0x20");
-	assert_true(pm_table__get_double(t, 0, 3) == 21.0);
-	assert_true(pm_table__get_double(t, 0, 1) == 4.0);
-	assert_string_equal(pm_table__get_str(t, 1, 9), "sorted+0x20");
-	assert_true(pm_table__get_double(t, 1, 3) == 0.0);
-	assert_true(pm_table__get_double(t, 1, 1) == 3.0);
+	assert_string_equal(pm_table__get_str(t, 0, shown(t, 9)), "random+0x20");
+	assert_true(pm_table__get_double(t, 0, shown(t, 3)) == 21.0);
+	assert_true(pm_table__get_double(t, 0, shown(t, 1)) == 4.0);
+	assert_string_equal(pm_table__get_str(t, 1, shown(t, 9)), "sorted+0x20");
+	assert_true(pm_table__get_double(t, 1, shown(t, 3)) == 0.0);
+	assert_true(pm_table__get_double(t, 1, shown(t, 1)) == 3.0);
 	pm_table__delete(t);
 	pm_profileme_acc__delete(acc);
 
@@ -694,7 +737,7 @@ static void test_published_observation(void **state)
 	 * The ES40 recordings: 644 samples with PM_KILLED_BM and TRP, 10 of
 	 * them with MIS. None is a trap or a mispredict.
 	 */
-	acc = pm_profileme_acc__new("alpha", NULL);
+	acc = acc_new("alpha", NULL);
 	add_n(acc, "f", 0x120000a20ull, 634, TRP | TT(6), KILLED);
 	add_n(acc, "f", 0x120000a20ull, 10, TRP | MIS | TT(6), KILLED);
 	{
@@ -716,10 +759,10 @@ static void test_published_observation(void **state)
 
 static void test_acc_sort_top(void **state)
 {
-	struct pm_profileme_opts o = { .sort = PM_PROFILEME_SORT_MISPREDICTED,
-				       .top = 2 };
-	struct pm_profileme_acc *acc = pm_profileme_acc__new("alpha", &o);
+	struct pm_profileme_opts o = { .sort = PM_PROFILEME_SORT_MISPREDICTED };
+	struct pm_profileme_acc *acc = acc_new("alpha", &o);
 	enum pm_profileme_sort key;
+	struct pm_report *rep;
 	struct pm_table *t;
 
 	(void)state;
@@ -731,23 +774,25 @@ static void test_acc_sort_top(void **state)
 	add_n(acc, "c", 0x120000200ull, 1, TRP | MIS, 0);
 	add_n(acc, "c", 0x120000200ull, 3, 0, VAL);
 	add_n(acc, "d", 0x120000300ull, 20, 0, VAL);
-	t = pm_profileme_acc__table(acc, 0);
+	/* --top 2: the report keeps two rows of each table. */
+	rep = finish(acc);
+	pm_report__truncate(rep, 2);
+	t = pm_report__table(rep, 0);
 	assert_int_equal(pm_table__nr_rows(t), 2);
-	assert_string_equal(pm_table__get_str(t, 0, 8), "b");
-	assert_string_equal(pm_table__get_str(t, 1, 8), "c");
-	pm_table__delete(t);
+	assert_string_equal(pm_table__get_str(t, 0, shown(t, 8)), "b");
+	assert_string_equal(pm_table__get_str(t, 1, shown(t, 8)), "c");
+	pm_report__delete(rep);
 	pm_profileme_acc__delete(acc);
 
 	o.sort = PM_PROFILEME_SORT_SAMPLES;
-	o.top = 0;
-	acc = pm_profileme_acc__new("alpha", &o);
+	acc = acc_new("alpha", &o);
 	add_n(acc, "a", 0x120000000ull, 2, 0, VAL);
 	add_n(acc, "b", 0x120000100ull, 3, 0, VAL);
 	add_n(acc, "c", 0x120000200ull, 2, 0, VAL);
 	t = pm_profileme_acc__table(acc, 0);
-	assert_string_equal(pm_table__get_str(t, 0, 8), "b");
-	assert_string_equal(pm_table__get_str(t, 1, 8), "a");
-	assert_string_equal(pm_table__get_str(t, 2, 8), "c");
+	assert_string_equal(pm_table__get_str(t, 0, shown(t, 8)), "b");
+	assert_string_equal(pm_table__get_str(t, 1, shown(t, 8)), "a");
+	assert_string_equal(pm_table__get_str(t, 2, shown(t, 8)), "c");
 	pm_table__delete(t);
 	pm_profileme_acc__delete(acc);
 
@@ -760,7 +805,7 @@ static void test_acc_sort_top(void **state)
 
 static void test_acc_not_alpha(void **state)
 {
-	struct pm_profileme_acc *acc = pm_profileme_acc__new("x86_64", NULL);
+	struct pm_profileme_acc *acc = acc_new("x86_64", NULL);
 	char *got;
 
 	(void)state;
@@ -768,10 +813,10 @@ static void test_acc_not_alpha(void **state)
 			 PM_PROFILEME_NOT_ALPHA);
 	assert_int_equal(pm_profileme_acc__samples(acc), 0);
 	assert_int_equal(pm_profileme_acc__skipped(acc), 1);
-	got = render(acc, PM_TABLE_TEXT);
+	got = render(acc, "text");
 	assert_string_equal(got, "0 ProfileMe samples, 1 without ProfileMe data\n");
 	free(got);
-	got = render(acc, PM_TABLE_JSON);
+	got = render(acc, "json");
 	assert_string_equal(got, "{\"samples\":0,\"skipped\":1,\"view\":\"symbol\","
 			    "\"tables\":[]}\n");
 	free(got);

@@ -26,6 +26,11 @@ static void test_symtab_lookup(void **state)
 	pm_symtab__add(t, 0x1800, 0, PM_SYM_NOTYPE, PM_BIND_LOCAL, "b");
 	pm_symtab__finish(t);
 	assert_int_equal(pm_symtab__nr(t), 3);
+	/* in address order */
+	assert_string_equal(pm_symtab__at(t, 0)->name, "a");
+	assert_string_equal(pm_symtab__at(t, 1)->name, "b");
+	assert_string_equal(pm_symtab__at(t, 2)->name, "c");
+	assert_null(pm_symtab__at(t, 3));
 	assert_null(pm_symtab__find(t, 0xfff));
 	assert_string_equal(pm_symtab__find(t, 0x1000)->name, "a");
 	assert_string_equal(pm_symtab__find(t, 0x100f)->name, "a");
@@ -154,6 +159,9 @@ static void test_demangle(void **state)
 		  "mycrate::abc::def" },
 		/* a PLT entry keeps its "@plt", after the demangled callee */
 		{ "_ZN2ns2ItppEv@plt", "ns::It::operator++@plt", "ns::It::operator++()@plt" },
+		/* a PLT stub keeps its suffix, as perf shows it */
+		{ "_ZNSo5flushEv@plt", "std::ostream::flush@plt",
+		  "std::ostream::flush()@plt" },
 	};
 	char *d;
 

@@ -15,14 +15,11 @@
 #include <cmocka.h>
 
 #include "pmprof/json.h"
+#include "pmprof/report.h"
+#include "pmprof/strbuf.h"
 #include "pmprof/table.h"
 #include "../../src/cli.h"
 
-/* The CLI's --format value casts to the table format: keep them in step. */
-_Static_assert((int)PM_TABLE_TEXT == (int)PM_FORMAT_TABLE, "text");
-_Static_assert((int)PM_TABLE_CSV == (int)PM_FORMAT_CSV, "csv");
-_Static_assert((int)PM_TABLE_TSV == (int)PM_FORMAT_TSV, "tsv");
-_Static_assert((int)PM_TABLE_JSON == (int)PM_FORMAT_JSON, "json");
 
 struct mem {
 	char *buf;
@@ -44,18 +41,18 @@ static char *mem_close(struct mem *m)
 	return m->buf;
 }
 
-static char *render(const struct pm_table *t, enum pm_table_format f,
-		    const struct pm_table_render_opts *o)
+static char *render(const struct pm_table *t, const char *f,
+		    const struct pm_render_opts *o)
 {
 	struct mem m;
 
 	mem_open(&m);
-	assert_int_equal(pm_table__render(t, m.f, f, o), 0);
+	assert_int_equal(pm_table__render(t, m.f, pm_renderer__find(f), o), 0);
 	return mem_close(&m);
 }
 
-static void check(const struct pm_table *t, enum pm_table_format f,
-		  const struct pm_table_render_opts *o, const char *want)
+static void check(const struct pm_table *t, const char *f,
+		  const struct pm_render_opts *o, const char *want)
 {
 	char *got = render(t, f, o);
 
@@ -99,7 +96,7 @@ static void test_text(void **state)
 	(void)state;
 	/* Widths: 7 ("Samples"), 8 ("Overhead"), 7 ("Command"); the last
 	 * column is a string and gets no padding. */
-	check(t, PM_TABLE_TEXT, NULL,
+	check(t, "text", NULL,
 	      "Samples  Overhead  Command  Symbol\n"
 	      "   1200    60.00%  bash     main\n"
 	      "      5     0.25%  ls       [k] do_syscall_64\n"
@@ -110,11 +107,11 @@ static void test_text(void **state)
 static void test_text_no_header(void **state)
 {
 	struct pm_table *t = report_table();
-	struct pm_table_render_opts o = { .no_header = true };
+	struct pm_render_opts o = { .no_header = true };
 
 	(void)state;
 	/* Without the header the widths come from the cells only: 4, 6, 4. */
-	check(t, PM_TABLE_TEXT, &o,
+	check(t, "text", &o,
 	      "1200  60.00%  bash  main\n"
 	      "   5   0.25%  ls    [k] do_syscall_64\n"
 	      "   -  39.75%  l\xc3\xb6we  -\n");
@@ -124,7 +121,7 @@ static void test_text_no_header(void **state)
 static void test_text_perf_style(void **state)
 {
 	struct pm_table *t = pm_table__new();
-	struct pm_table_render_opts o = { .hash_header = true };
+	struct pm_render_opts o = { 0 };
 	size_t r;
 
 	(void)state;
@@ -132,6 +129,7 @@ static void test_text_perf_style(void **state)
 	pm_table__add_col(t, "Symbol", NULL, PM_COL_STRING);
 	pm_table__set_title(t, "Report of %s", "perf.data");
 	pm_table__add_comment(t, "%d samples", 13);
+	pm_table__set_flags(t, PM_TABLE_PERF_HEADER);
 	r = pm_table__add_row(t);
 	pm_table__set_u64(t, r, 0, 3);
 	pm_table__set_str(t, r, 1, "a");
@@ -139,7 +137,7 @@ static void test_text_perf_style(void **state)
 	pm_table__set_u64(t, r, 0, 10);
 	pm_table__set_str(t, r, 1, "bb");
 	/* Rows are indented by the width of "# " to stay under the header. */
-	check(t, PM_TABLE_TEXT, &o,
+	check(t, "text", &o,
 	      "# Report of perf.data\n"
 	      "# 13 samples\n"
 	      "#\n"
@@ -149,8 +147,8 @@ static void test_text_perf_style(void **state)
 	      "        3  a\n"
 	      "       10  bb\n");
 	o.no_comments = true;
-	o.hash_header = false;
-	check(t, PM_TABLE_TEXT, &o,
+	pm_table__set_flags(t, 0);
+	check(t, "text", &o,
 	      "Samples  Symbol\n"
 	      "      3  a\n"
 	      "     10  bb\n");
@@ -189,12 +187,12 @@ static void test_text_types_units_align(void **state)
 	pm_table__set_str(t, r, 3, "long");
 	pm_table__set_u64(t, r, 4, 1234);
 	/* Widths 18, 5, 9 ("Time (ms)"), 4, 4; N is left-aligned and last. */
-	check(t, PM_TABLE_TEXT, NULL,
+	check(t, "text", NULL,
 	      "           Address  Delta  Time (ms)  Name  N\n"
 	      "0x00000000004005d0    -42      1.500     x  7\n"
 	      "0xffffffff81000000      7     12.250  long  1234\n");
 	/* CSV carries neither units nor padding. */
-	check(t, PM_TABLE_CSV, NULL,
+	check(t, "csv", NULL,
 	      "Address,Delta,Time,Name,N\n"
 	      "0x00000000004005d0,-42,1.500,x,7\n"
 	      "0xffffffff81000000,7,12.250,long,1234\n");
@@ -220,10 +218,10 @@ static void test_digits(void **state)
 	pm_table__set_u64(t, r, 0, 0x1234);
 	pm_table__set_double(t, r, 1, 21.04);
 	pm_table__set_double(t, r, 2, 2.75);	/* rounds to 3 */
-	check(t, PM_TABLE_TEXT, NULL,
+	check(t, "text", NULL,
 	      "        pc    pct  w\n"
 	      "0x00001234  21.0%  3\n");
-	check(t, PM_TABLE_TSV, NULL, "pc\tpct\tw\n0x00001234\t21.0\t3\n");
+	check(t, "tsv", NULL, "pc\tpct\tw\n0x00001234\t21.0\t3\n");
 	pm_table__delete(t);
 }
 
@@ -255,7 +253,7 @@ static void test_csv_quoting(void **state)
 	/* RFC 4180: quote fields with a comma, quote, CR or LF; double the
 	 * quotes. A tab needs no quoting; the empty string and null are both
 	 * an empty field; UTF-8 passes through. */
-	check(t, PM_TABLE_CSV, NULL,
+	check(t, "csv", NULL,
 	      "value,\"n,o\"\n"
 	      "plain,0\n"
 	      "\"has,comma\",1\n"
@@ -275,7 +273,7 @@ static void test_tsv_escaping(void **state)
 	struct pm_table *t = awkward_table();
 
 	(void)state;
-	check(t, PM_TABLE_TSV, NULL,
+	check(t, "tsv", NULL,
 	      "value\tn,o\n"
 	      "plain\t0\n"
 	      "has,comma\t1\n"
@@ -298,7 +296,7 @@ static void test_text_escaping(void **state)
 	pm_table__truncate(t, 6);
 	/* Text keeps a row on one line; the widest value "two\nlines" is 10
 	 * characters once escaped. The last column is a number: padded. */
-	check(t, PM_TABLE_TEXT, NULL,
+	check(t, "text", NULL,
 	      "value       n,o\n"
 	      "plain         0\n"
 	      "has,comma     1\n"
@@ -316,7 +314,7 @@ static void test_json(void **state)
 	size_t r;
 
 	(void)state;
-	check(t, PM_TABLE_JSON, NULL,
+	check(t, "json", NULL,
 	      "[{\"samples\":1200,\"overhead\":60,\"comm\":\"bash\",\"symbol\":\"main\"},"
 	      "{\"samples\":5,\"overhead\":0.25,\"comm\":\"ls\","
 	      "\"symbol\":\"[k] do_syscall_64\"},"
@@ -324,7 +322,7 @@ static void test_json(void **state)
 	      "\"symbol\":null}]\n");
 
 	pm_table__truncate(a, 4);
-	check(a, PM_TABLE_JSON, NULL,
+	check(a, "json", NULL,
 	      "[{\"v\":\"plain\",\"n\":0},{\"v\":\"has,comma\",\"n\":1},"
 	      "{\"v\":\"say \\\"hi\\\"\",\"n\":2},{\"v\":\"two\\nlines\",\"n\":3}]\n");
 	pm_table__delete(a);
@@ -336,7 +334,7 @@ static void test_json(void **state)
 	r = pm_table__add_row(a);
 	pm_table__set_u64(a, r, 0, 0x120001234ull);
 	pm_table__set_i64(a, r, 1, -3);
-	check(a, PM_TABLE_JSON, NULL,
+	check(a, "json", NULL,
 	      "[{\"pc\":\"0x0000000120001234\",\"d\":-3}]\n");
 	pm_table__delete(a);
 	pm_table__delete(t);
@@ -390,7 +388,7 @@ static void test_html(void **state)
 	pm_table__set_str(t, r, 1, "operator<<(\"a\", 'b') & \xc3\xa9");
 	r = pm_table__add_row(t);
 	pm_table__set_str(t, r, 1, "x");
-	check(t, PM_TABLE_HTML, NULL,
+	check(t, "html", NULL,
 	      "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<title>A &amp; B</title>\n"
 	      "<style>\ntable { border-collapse: collapse; }\n"
@@ -486,8 +484,8 @@ static void test_sort_stable(void **state)
 	expect_tags(t, "eb");
 	pm_table__truncate(t, 0);
 	assert_int_equal(pm_table__nr_rows(t), 0);
-	check(t, PM_TABLE_TEXT, NULL, "key  tag\n");
-	check(t, PM_TABLE_JSON, NULL, "[]\n");
+	check(t, "text", NULL, "key  tag\n");
+	check(t, "json", NULL, "[]\n");
 	pm_table__delete(t);
 }
 
@@ -515,7 +513,6 @@ static void test_sort_strings_utf8(void **state)
 static void test_api_errors(void **state)
 {
 	struct pm_table *t = report_table();
-	enum pm_table_format f;
 	struct pm_table_column bad = { .name = NULL, .type = PM_COL_U64 };
 
 	(void)state;
@@ -546,22 +543,259 @@ static void test_api_errors(void **state)
 	assert_string_equal(pm_table__column(t, 2)->name, "Command");
 	assert_null(pm_table__column(t, 4));
 
-	assert_int_equal(pm_table_format__parse("text", &f), 0);
-	assert_int_equal(f, PM_TABLE_TEXT);
-	assert_int_equal(pm_table_format__parse("table", &f), 0);
-	assert_int_equal(f, PM_TABLE_TEXT);
-	assert_int_equal(pm_table_format__parse("html", &f), 0);
-	assert_int_equal(f, PM_TABLE_HTML);
-	assert_int_equal(pm_table_format__parse("xml", &f), -1);
-	assert_string_equal(pm_table_format__name(PM_TABLE_TSV), "tsv");
-	assert_int_equal(pm_table__render(t, stdout, (enum pm_table_format)9,
-					  NULL), -EINVAL);
+	assert_non_null(pm_renderer__find("text"));
+	assert_ptr_equal(pm_renderer__find("text"), pm_renderer__find("table"));
+	assert_non_null(pm_renderer__find("html"));
+	assert_string_equal(pm_renderer__find("html")->name, "html");
+	assert_null(pm_renderer__find("xml"));
+	assert_string_equal(pm_renderer__find("tsv")->name, "tsv");
+	assert_int_equal(pm_table__render(t, stdout, NULL, NULL), -EINVAL);
 	pm_table__delete(t);
 
 	t = pm_table__new();
 	assert_int_equal(pm_table__add_column(t, &bad), -EINVAL);
 	pm_table__delete(t);
 	pm_table__delete(NULL);
+}
+
+/* ---- reports ----------------------------------------------------------- */
+
+static char *render_report(const struct pm_report *rep, const char *f)
+{
+	struct mem m;
+
+	mem_open(&m);
+	assert_int_equal(pm_report__render(rep, m.f, pm_renderer__find(f), NULL), 0);
+	return mem_close(&m);
+}
+
+static void check_report(const struct pm_report *rep, const char *f,
+			 const char *want)
+{
+	char *got = render_report(rep, f);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* A tree under a row: the same columns, drawn in text, nested in JSON,
+ * rows after their parent in CSV with a depth column. */
+static void test_trees(void **state)
+{
+	struct pm_table *t = pm_table__new();
+	struct pm_table *kids, *grand;
+	struct pm_report *rep = pm_report__new();
+	size_t r;
+
+	(void)state;
+	pm_table__add_col(t, "n", NULL, PM_COL_U64);
+	pm_table__add_col(t, "sym", NULL, PM_COL_STRING);
+	r = pm_table__add_row(t);
+	pm_table__set_u64(t, r, 0, 10);
+	pm_table__set_str(t, r, 1, "main");
+	kids = pm_table__children(t, r);
+	assert_ptr_equal(kids, pm_table__children(t, r));
+	assert_int_equal(pm_table__add_column(kids, &(struct pm_table_column){
+		.name = "x", .type = PM_COL_U64 }), -EBUSY);
+	r = pm_table__add_row(kids);
+	pm_table__set_u64(kids, r, 0, 7);
+	pm_table__set_str(kids, r, 1, "work");
+	grand = pm_table__children(kids, r);
+	pm_table__set_u64(grand, pm_table__add_row(grand), 0, 7);
+	pm_table__set_str(grand, 0, 1, "leaf");
+	r = pm_table__add_row(kids);
+	pm_table__set_u64(kids, r, 0, 3);
+	pm_table__set_str(kids, r, 1, "io");
+	r = pm_table__add_row(t);
+	pm_table__set_u64(t, r, 0, 1);
+	pm_table__set_str(t, r, 1, "other");
+	assert_null(pm_table__children_of(t, 1));
+	assert_ptr_equal(pm_table__children_of(t, 0), kids);
+	pm_report__add_table(rep, t);
+	check_report(rep, "text",
+		     " n  sym\n"
+		     "10  main\n"
+		     " 7  |-- work\n"
+		     " 7  |   `-- leaf\n"
+		     " 3  `-- io\n"
+		     " 1  other\n");
+	check_report(rep, "json",
+		     "{\"rows\":[{\"n\":10,\"sym\":\"main\",\"children\":["
+		     "{\"n\":7,\"sym\":\"work\",\"children\":[{\"n\":7,\"sym\":\"leaf\"}]},"
+		     "{\"n\":3,\"sym\":\"io\"}]},{\"n\":1,\"sym\":\"other\"}]}\n");
+	check_report(rep, "csv",
+		     "depth,n,sym\n0,10,main\n1,7,work\n2,7,leaf\n1,3,io\n0,1,other\n");
+	/* a sort moves a row's tree with it */
+	pm_table__sort(t, 0, false);
+	assert_string_equal(pm_table__get_str(t, 1, 1), "main");
+	assert_ptr_equal(pm_table__children_of(t, 1), kids);
+	pm_report__delete(rep);
+}
+
+/* Columns for one format, nested JSON, optional members, null texts. */
+static void test_column_kinds(void **state)
+{
+	struct pm_table *t = pm_table__new();
+	struct pm_report *rep = pm_report__new();
+	size_t r;
+
+	(void)state;
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "sym", .type = PM_COL_STRING, .show = PM_SHOW_JSON });
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "Symbol", .key = "sym", .type = PM_COL_STRING,
+		.show = PM_SHOW_TABLE, .null_text = "[unknown]" });
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "a", .type = PM_COL_U64, .group = "counts" });
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "b", .type = PM_COL_U64, .group = "counts",
+		.flags = PM_COLF_OPTIONAL });
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "lo", .key = "v", .type = PM_COL_DOUBLE, .group = "m",
+		.subgroup = "CPI" });
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "ci", .type = PM_COL_RANGE, .group = "m", .subgroup = "IPC",
+		.show = PM_SHOW_JSON });
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "ok", .type = PM_COL_BOOL });
+	r = pm_table__add_row(t);
+	pm_table__set_str(t, r, 0, "main");
+	pm_table__set_str(t, r, 1, "main");
+	pm_table__set_u64(t, r, 2, 1);
+	pm_table__set_u64(t, r, 3, 2);
+	pm_table__set_double(t, r, 4, 1.5);
+	pm_table__set_range(t, r, 5, 0.25, 0.75);
+	pm_table__set_bool(t, r, 6, true);
+	r = pm_table__add_row(t);
+	pm_table__set_str(t, r, 0, NULL);
+	pm_table__set_str(t, r, 1, NULL);
+	assert_int_equal(pm_table__set_bool(t, r, 2, true), -EINVAL);
+	assert_int_equal(pm_table__set_range(t, r, 4, 1, 2), -EINVAL);
+	pm_report__add_table(rep, t);
+	check_report(rep, "text",
+		     "Symbol     a  b    lo  ok\n"
+		     "main       1  2  1.50  yes\n"
+		     "[unknown]  -  -     -  -\n");
+	check_report(rep, "csv",
+		     "Symbol,a,b,lo,ok\nmain,1,2,1.50,yes\n[unknown],,,,\n");
+	check_report(rep, "json",
+		     "{\"rows\":[{\"sym\":\"main\",\"counts\":{\"a\":1,\"b\":2},"
+		     "\"m\":{\"CPI\":{\"v\":1.5},\"IPC\":{\"ci\":[0.25,0.75]}},\"ok\":true},"
+		     "{\"sym\":null,\"counts\":{\"a\":null},"
+		     "\"m\":{\"CPI\":{\"v\":null},\"IPC\":{\"ci\":null}},\"ok\":null}]}\n");
+	pm_report__delete(rep);
+}
+
+/* Two tables: the report's header, notes, captions, summaries, the JSON
+ * array of tables, CSV stacked with the merge column, columns joined. */
+static struct pm_report *two_tables(void)
+{
+	static const char *const names[] = { "x", "y" };
+	struct pm_report *rep = pm_report__new();
+	struct pm_table *a = pm_table__new(), *b = pm_table__new();
+
+	pm_report__set_title(rep, "Report");
+	pm_report__add_comment(rep, "%s", "");
+	pm_summary__add_u64(pm_report__summary(rep), "lost", "Lost", 2);
+	pm_summary__add_i64(pm_report__summary(rep), "delta", NULL, -3);
+	pm_summary__add_double(pm_report__summary(rep), "ratio", NULL, 0.5);
+	pm_summary__add_bool(pm_report__summary(rep), "ok", NULL, false);
+	pm_summary__add_strs(pm_report__summary(rep), "names", NULL, names, 2);
+	pm_report__add_note(rep, "2 tables");
+	pm_report__add_warning(rep, "careful");
+	pm_report__set_tables_key(rep, "parts");
+	pm_report__set_merge_column(rep, &(struct pm_table_column){
+		.name = "Part", .key = "part", .type = PM_COL_STRING }, false);
+	pm_table__add_col(a, "n", NULL, PM_COL_U64);
+	pm_table__set_u64(a, pm_table__add_row(a), 0, 1);
+	pm_table__set_u64(a, pm_table__add_row(a), 0, 2);
+	pm_table__set_caption(a, "first:");
+	pm_summary__add_str(pm_table__summary(a), "part", NULL, "A");
+	pm_table__add_col(b, "n", NULL, PM_COL_U64);
+	pm_table__add_col(b, "extra", NULL, PM_COL_STRING);
+	pm_table__set_u64(b, pm_table__add_row(b), 0, 3);
+	pm_table__set_str(b, 0, 1, "e");
+	pm_table__set_name(b, "items");
+	pm_table__set_flags(b, PM_TABLE_PERF_HEADER);
+	pm_summary__add_str(pm_table__summary(b), "part", NULL, "B");
+	pm_report__add_table(rep, a);
+	pm_report__add_table(rep, b);
+	return rep;
+}
+
+static void test_report_layout(void **state)
+{
+	struct pm_report *rep = two_tables();
+	struct pm_table *t;
+
+	(void)state;
+	assert_int_equal(pm_report__nr_warnings(rep), 1);
+	assert_string_equal(pm_report__warning(rep, 0), "careful");
+	assert_null(pm_report__warning(rep, 1));
+	assert_int_equal(pm_summary__nr(pm_report__summary(rep)), 5);
+	assert_int_equal(pm_table__flags(pm_report__table(rep, 1)), PM_TABLE_PERF_HEADER);
+	assert_ptr_equal(pm_report__find_table(rep, "items"), pm_report__table(rep, 1));
+	assert_null(pm_report__find_table(rep, "none"));
+	check_report(rep, "text",
+		     "# Report\n#\n# Lost: 2\n#\n2 tables\n\nfirst:\n"
+		     "n\n1\n2\n\n# n  extra\n# .  .....\n#\n  3  e\n");
+	check_report(rep, "json",
+		     "{\"lost\":2,\"delta\":-3,\"ratio\":0.5,\"ok\":false,"
+		     "\"names\":[\"x\",\"y\"],\"parts\":["
+		     "{\"part\":\"A\",\"rows\":[{\"n\":1},{\"n\":2}]},"
+		     "{\"part\":\"B\",\"items\":[{\"n\":3,\"extra\":\"e\"}]}]}\n");
+	check_report(rep, "csv", "Part,n,extra\nA,1,\nA,2,\nB,3,e\n");
+	t = pm_report__merged(rep);
+	assert_int_equal(pm_table__nr_rows(t), 3);
+	assert_string_equal(pm_table__get_str(t, 2, 0), "B");
+	pm_table__delete(t);
+	pm_report__truncate(rep, 1);
+	check_report(rep, "tsv", "Part\tn\textra\nA\t1\t\nB\t3\te\n");
+	pm_report__delete(rep);
+}
+
+/* A table left out of text and JSON when empty keeps its columns in CSV. */
+static void test_omit_empty(void **state)
+{
+	struct pm_report *rep = pm_report__new();
+	struct pm_table *t = pm_table__new();
+	struct pm_strbuf sb = PM_STRBUF_INIT;
+
+	(void)state;
+	pm_table__add_col(t, "n", NULL, PM_COL_U64);
+	pm_table__set_flags(t, PM_TABLE_OMIT_EMPTY);
+	pm_table__set_caption(t, "never shown");
+	pm_summary__add_str(pm_report__summary(rep), "what", "What", NULL);
+	assert_int_equal(pm_summary__text(pm_report__summary(rep), "what", &sb), 0);
+	assert_string_equal(pm_strbuf__str(&sb), "-");
+	assert_int_equal(pm_summary__text(pm_report__summary(rep), "no", &sb), -ENOENT);
+	pm_strbuf__release(&sb);
+	pm_report__add_note(rep, "nothing");
+	pm_report__set_tables_key(rep, "tables");
+	pm_report__add_table(rep, t);
+	check_report(rep, "text", "# What: -\n#\nnothing\n");
+	check_report(rep, "json", "{\"what\":null,\"tables\":[]}\n");
+	check_report(rep, "csv", "n\n");
+	pm_report__delete(rep);
+}
+
+/* The CLI's --format gives the renderer of that name, for every one. */
+static void test_cli_formats(void **state)
+{
+	const struct pm_renderer *got, *r;
+	struct pm_option opt = { .long_name = "format", .value = &got };
+	size_t i;
+
+	(void)state;
+	for (i = 0; (r = pm_renderer__at(i)); i++) {
+		got = NULL;
+		assert_int_equal(pm_cli_format_cb(&opt, r->name), 0);
+		assert_ptr_equal(got, r);
+	}
+	assert_int_equal(i, 5);
+	assert_int_equal(pm_cli_format_cb(&opt, "text"), 0);
+	assert_ptr_equal(got, pm_renderer__find("table"));
+	assert_int_equal(pm_cli_format_cb(&opt, "xml"), -1);
 }
 
 int main(void)
@@ -581,6 +815,11 @@ int main(void)
 		cmocka_unit_test(test_sort_stable),
 		cmocka_unit_test(test_sort_strings_utf8),
 		cmocka_unit_test(test_api_errors),
+		cmocka_unit_test(test_cli_formats),
+		cmocka_unit_test(test_trees),
+		cmocka_unit_test(test_column_kinds),
+		cmocka_unit_test(test_report_layout),
+		cmocka_unit_test(test_omit_empty),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

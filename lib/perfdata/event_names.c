@@ -1,27 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf's legacy event names: hardware and software symbols and the
- * generic cache events (type-op-result). The spellings and the table of
- * which cache/op pairs exist are perf's; names are case sensitive.
+ * perf's generic event names, in one place: the hardware and software
+ * symbols and the cache events (type-op-result) with every spelling perf
+ * accepts, for the event parser (name -> attr) and for naming an attr
+ * that came without a name (attr -> name, perf's canonical spelling).
+ * Names are case sensitive.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "pmprof/evspec.h"
+#include "pmprof/attr.h"
 #include "pmprof/util.h"
 
+/*
+ * In perf list's order: an event's first name, then its aliases. The
+ * name perf gives an attr is the first, or the one marked `named` (perf
+ * lists "cpu-cycles OR cycles" but names the event "cycles").
+ */
 struct sym {
 	const char *name;
 	uint32_t type;
 	uint64_t config;
+	bool named;
 };
 
 static const struct sym symbols[] = {
-	{ "cpu-cycles", 0, 0 }, { "cycles", 0, 0 },
+	{ "cpu-cycles", 0, 0 }, { "cycles", 0, 0, true },
 	{ "instructions", 0, 1 },
 	{ "cache-references", 0, 2 },
 	{ "cache-misses", 0, 3 },
-	{ "branch-instructions", 0, 4 }, { "branches", 0, 4 },
+	{ "branch-instructions", 0, 4 }, { "branches", 0, 4, true },
 	{ "branch-misses", 0, 5 },
 	{ "bus-cycles", 0, 6 },
 	{ "stalled-cycles-frontend", 0, 7 }, { "idle-cycles-frontend", 0, 7 },
@@ -46,7 +55,7 @@ static bool eq(const char *a, size_t len, const char *b)
 	return strlen(b) == len && !memcmp(a, b, len);
 }
 
-int pm_evspec_lookup_symbol(const char *name, size_t len, uint32_t *type,
+int pm_event_name__lookup(const char *name, size_t len, uint32_t *type,
 			    uint64_t *config)
 {
 	size_t i;
@@ -61,7 +70,7 @@ int pm_evspec_lookup_symbol(const char *name, size_t len, uint32_t *type,
 	return -1;
 }
 
-const char *pm_evspec_symbol_at(size_t i, uint32_t *type, uint64_t *config)
+const char *pm_event_name__symbol_at(size_t i, uint32_t *type, uint64_t *config)
 {
 	if (i >= PM_ARRAY_SIZE(symbols))
 		return NULL;
@@ -115,7 +124,7 @@ static int find_word(const char *const (*tab)[5], size_t nr, const char *s,
  * perf, a word is taken as the op if it names one and no op was given
  * yet, otherwise as the result.
  */
-int pm_evspec_lookup_cache(const char *name, size_t len, uint64_t *config)
+int pm_event_name__cache(const char *name, size_t len, uint64_t *config)
 {
 	size_t cut;
 
@@ -176,7 +185,113 @@ int pm_evspec_lookup_cache(const char *name, size_t len, uint64_t *config)
 	return -1;
 }
 
-int pm_evspec_cache_at(size_t i, char *buf, size_t size, uint64_t *config)
+const char *pm_event_name__of(uint32_t type, uint64_t config)
+{
+	const char *first = NULL;
+	size_t i;
+
+	for (i = 0; i < PM_ARRAY_SIZE(symbols); i++) {
+		if (symbols[i].type != type || symbols[i].config != config)
+			continue;
+		if (symbols[i].named)
+			return symbols[i].name;
+		if (!first)
+			first = symbols[i].name;
+	}
+	return first;
+}
+
+const char *pm_event_name__canonical(const char *name)
+{
+	uint32_t type;
+	uint64_t config;
+
+	if (pm_event_name__lookup(name, strlen(name), &type, &config))
+		return name;
+	return pm_event_name__of(type, config);
+}
+
+/* An L1-dcache-loads style name: perf's first spellings. */
+static void cache_name(uint64_t config, char *buf, size_t size)
+{
+	unsigned int id = config & 0xff, op = (config >> 8) & 0xff,
+		     res = (config >> 16) & 0xff;
+
+	if (id >= PM_ARRAY_SIZE(cache_types) || op >= PM_ARRAY_SIZE(cache_ops) ||
+	    res > 1) {
+		snprintf(buf, size, "unknown-cache-event 0x%" PRIx64, config);
+		return;
+	}
+	if (res == 0)
+		snprintf(buf, size, "%s-%s", cache_types[id][0], cache_ops[op][1]);
+	else
+		snprintf(buf, size, "%s-%s-misses", cache_types[id][0], cache_ops[op][0]);
+}
+
+/* perf's modifier suffix: which privilege levels and how precise. */
+static void add_modifiers(const struct pm_attr *a, char *buf, size_t size)
+{
+	bool eu = pm_attr__flag(a, PM_ATTR_EXCLUDE_USER);
+	bool ek = pm_attr__flag(a, PM_ATTR_EXCLUDE_KERNEL);
+	bool eh = pm_attr__flag(a, PM_ATTR_EXCLUDE_HV);
+	unsigned int precise = pm_attr__precise_ip(a);
+	char mod[16];
+	size_t n = 0;
+
+	if (eu || ek || eh) {
+		if (!eu)
+			mod[n++] = 'u';
+		if (!ek)
+			mod[n++] = 'k';
+		if (!eh)
+			mod[n++] = 'h';
+	}
+	while (precise-- > 0)
+		mod[n++] = 'p';
+	mod[n] = '\0';
+	if (n) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, size - len, ":%s", mod);
+	}
+}
+
+char *pm_attr__name(const struct pm_attr *a, char *buf, size_t size)
+{
+	switch (a->type) {
+	case PM_TYPE_HARDWARE:
+		if (pm_event_name__of(a->type, a->config))
+			snprintf(buf, size, "%s", pm_event_name__of(a->type, a->config));
+		else
+			snprintf(buf, size, "unknown-hardware:0x%" PRIx64, a->config);
+		break;
+	case PM_TYPE_SOFTWARE:
+		if (pm_event_name__of(a->type, a->config))
+			snprintf(buf, size, "%s", pm_event_name__of(a->type, a->config));
+		else
+			snprintf(buf, size, "unknown-software:0x%" PRIx64, a->config);
+		break;
+	case PM_TYPE_HW_CACHE:
+		cache_name(a->config, buf, size);
+		break;
+	case PM_TYPE_RAW:
+		snprintf(buf, size, "raw 0x%" PRIx64, a->config);
+		break;
+	case PM_TYPE_TRACEPOINT:
+		snprintf(buf, size, "tracepoint:%" PRIu64, a->config);
+		break;
+	case PM_TYPE_BREAKPOINT:
+		snprintf(buf, size, "mem:0x%" PRIx64, a->config1);
+		break;
+	default:
+		snprintf(buf, size, "type%u/0x%" PRIx64 "/", a->type, a->config);
+		break;
+	}
+	add_modifiers(a, buf, size);
+	return buf;
+}
+
+int pm_event_name__cache_at(size_t i, char *buf, size_t size, uint64_t *config)
 {
 	size_t type, op, res, k = 0;
 
@@ -187,13 +302,8 @@ int pm_evspec_cache_at(size_t i, char *buf, size_t size, uint64_t *config)
 			for (res = 0; res < 2; res++) {
 				if (k++ != i)
 					continue;
-				/* perf's spelling: L1-dcache-loads, L1-dcache-load-misses */
-				if (res == 0)
-					snprintf(buf, size, "%s-%s", cache_types[type][0], cache_ops[op][1]);
-				else
-					snprintf(buf, size, "%s-%s-misses", cache_types[type][0],
-						 cache_ops[op][0]);
 				*config = (uint64_t)type | (uint64_t)op << 8 | (uint64_t)res << 16;
+				cache_name(*config, buf, size);
 				return 0;
 			}
 		}
