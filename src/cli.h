@@ -100,6 +100,16 @@ struct pm_cmd {
 	OPT_STRING(0, "buildid-dir", &(c)->sopts.buildid_dir, "dir", \
 		   "the build-id cache (default $HOME/.debug)")
 
+/* perf's sample filters (pmprof/filter.h), for a command whose samples
+ * they leave out: run it with pm_cmd__run_filtered(). */
+#define OPT_SAMPLE_FILTERS(fo) \
+	OPT_STRING('C', "cpu", &(fo)->cpus, "cpus", "only samples of these CPUs (0-3,8)"), \
+	OPT_STRING(0, "time", &(fo)->time, "spec", \
+		   "only samples in these times: START,STOP seconds or percent slices (10%/2)"), \
+	OPT_STRING(0, "pid", &(fo)->pids, "pids", "only samples of these processes"), \
+	OPT_STRING(0, "tid", &(fo)->tids, "tids", "only samples of these threads"), \
+	OPT_STRING(0, "comm", &(fo)->comms, "comms", "only samples of these commands")
+
 /*
  * Parse the command line. Returns -1 to go on, else the exit status to
  * return: 0 after --help, 1 after a bad option or a left-over argument.
@@ -119,6 +129,12 @@ bool pm_cmd__format_is(const struct pm_cmd *c, const char *const *names);
  * c->format. Returns the exit status (the error printed when not 0).
  */
 int pm_cmd__run(struct pm_cmd *c, const struct pm_analysis *a, void *x);
+
+/* pm_cmd__run() behind the filters fo sets (none set: as it): the samples
+ * they leave out never reach x. A bad filter is a usage error. */
+struct pm_filter_opts;
+int pm_cmd__run_filtered(struct pm_cmd *c, const struct pm_analysis *a, void *x,
+			 const struct pm_filter_opts *fo);
 
 /* Render a report to standard output in c's format: the exit status. */
 int pm_cmd__render(const struct pm_cmd *c, const struct pm_report *rep);

@@ -10,6 +10,7 @@
 
 #include "builtin.h"
 #include "cli.h"
+#include "pmprof/filter.h"
 #include "pmprof/metrics.h"
 #include "pmprof/strbuf.h"
 #include "table-opts.h"
@@ -58,6 +59,7 @@ static int shape(struct pm_cmd *c, struct pm_report *rep, void *arg)
 int cmd_metrics(int argc, const char **argv)
 {
 	struct pm_cmd c = PM_CMD_INIT("metrics");
+	struct pm_filter_opts fo = { .sz = sizeof(fo) };
 	const char *mode = NULL, *match = "sym", *slots = NULL;
 	struct pm_metrics_opts mo = { .sz = sizeof(mo), .need_reads = true };
 	struct shape sh = { .mo = &mo };
@@ -78,6 +80,7 @@ int cmd_metrics(int argc, const char **argv)
 		OPT_U64(0, "min-windows", &mo.min_windows, "N",
 			"leave out functions with fewer kept windows (metrics from fewer than 30 are marked ?)"),
 		OPT_TABLE_FIT(&sh.tc),
+		OPT_SAMPLE_FILTERS(&fo),
 		OPT_SYMBOL_SOURCES(&c),
 		OPT_FORMAT(&c),
 		OPT_END(),
@@ -109,7 +112,7 @@ int cmd_metrics(int argc, const char **argv)
 	sh.m = pm_metrics__new(&mo);
 	c.shape = shape;
 	c.shape_arg = &sh;
-	status = pm_cmd__run(&c, &pm_metrics_analysis, sh.m);
+	status = pm_cmd__run_filtered(&c, &pm_metrics_analysis, sh.m, &fo);
 	pm_metrics__delete(sh.m);
 	return status;
 }

@@ -120,6 +120,9 @@ struct pm_render_opts {
 	size_t sz;		/* sizeof(struct pm_render_opts); 0: this size */
 	bool no_header;		/* text, CSV, TSV: no column header line */
 	bool no_comments;	/* text: no "# " lines, notes or captions */
+	const char *separator;	/* text: cells apart by this, unpadded, and
+				   in a cell it becomes '.' (perf's -t);
+				   NULL: aligned columns */
 };
 
 struct pm_renderer {

@@ -149,14 +149,43 @@ static void add_padded(struct pm_strbuf *sb, const char *s, size_t width,
 }
 
 /* One line of cells; no trailing blanks, even after an empty last cell. */
+/* -t: the cells apart by the separator, which no cell then holds. */
+static void put_separated(struct pm_strbuf *sb, char **cells, size_t n,
+			  const char *sep)
+{
+	size_t seplen = strlen(sep);
+
+	for (size_t c = 0; c < n; c++) {
+		const char *s = cells[c];
+
+		if (c)
+			pm_strbuf__adds(sb, sep);
+		while (*s) {
+			if (seplen && !strncmp(s, sep, seplen)) {
+				pm_strbuf__addc(sb, '.');
+				s += seplen;
+			} else {
+				pm_strbuf__addc(sb, *s++);
+			}
+		}
+	}
+}
+
 static void put_line(FILE *out, const struct pm_table *t, char **cells,
 		     const struct lines *l, const size_t *width,
-		     const char *prefix)
+		     const char *prefix, const char *sep)
 {
 	struct pm_strbuf sb = PM_STRBUF_INIT;
 	size_t c;
 
 	pm_strbuf__adds(&sb, prefix);
+	if (sep) {
+		put_separated(&sb, cells, l->ncols, sep);
+		fputs(pm_strbuf__str(&sb), out);
+		putc('\n', out);
+		pm_strbuf__release(&sb);
+		return;
+	}
 	for (c = 0; c < l->ncols; c++) {
 		if (c)
 			pm_strbuf__adds(&sb, "  ");
@@ -192,6 +221,9 @@ static void render_table(const struct pm_table *t, FILE *out,
 	struct lines l = { .ncols = ncols, .cols = cols, .marked = marked,
 			   .tree_col = tree_column(t, cols, ncols) };
 	struct pm_strbuf indent = PM_STRBUF_INIT;
+	bool graphs = t->flags & (PM_TABLE_CALL_GRAPH | PM_TABLE_CALL_CHAINS |
+				  PM_TABLE_CALL_FOLDED);
+	char **after = NULL;	/* graphs: the text under each row */
 
 	for (c = 0; c < ncols; c++) {
 		marked[c] = column_marked(t, cols[c]);
@@ -199,12 +231,20 @@ static void render_table(const struct pm_table *t, FILE *out,
 		if (!o->no_header)
 			width[c] = display_width(header[c]);
 	}
+	if (graphs)
+		after = pm_calloc(t->nr_rows + 1, sizeof(*after));
 	for (r = 0; r < t->nr_rows && ncols; r++) {
 		const struct pm_table *kids = pm_table__children_of(t, r);
 
 		add_line(&l, t, r, NULL);
-		if (kids)
+		if (kids && graphs) {
+			struct pm_strbuf g = PM_STRBUF_INIT;
+
+			pm_table__call_graph_text(t, r, kids, &g);
+			after[r] = pm_strbuf__detach(&g);
+		} else if (kids) {
 			add_tree(&l, kids, &indent);
+		}
 	}
 	for (i = 0; i < l.nr; i++)
 		for (c = 0; c < ncols; c++) {
@@ -222,8 +262,8 @@ static void render_table(const struct pm_table *t, FILE *out,
 		fputs("#\n", out);
 	}
 	if (!o->no_header && ncols) {
-		put_line(out, t, header, &l, width, perf ? "# " : "");
-		if (perf) {
+		put_line(out, t, header, &l, width, perf ? "# " : "", o->separator);
+		if (perf && !o->separator) {
 			fputs("# ", out);
 			for (c = 0; c < ncols; c++) {
 				fputs(c ? "  " : "", out);
@@ -233,8 +273,15 @@ static void render_table(const struct pm_table *t, FILE *out,
 			fputs("\n#\n", out);
 		}
 	}
-	for (i = 0; i < l.nr; i++)
-		put_line(out, t, &l.cells[i * ncols], &l, width, row_prefix);
+	for (i = 0; i < l.nr; i++) {
+		put_line(out, t, &l.cells[i * ncols], &l, width,
+			 o->separator ? "" : row_prefix, o->separator);
+		if (after && after[i]) {	/* graphs: a line per row */
+			fputs(after[i], out);
+			free(after[i]);
+		}
+	}
+	free(after);
 
 	for (i = 0; i < l.nr * ncols; i++)
 		free(l.cells[i]);

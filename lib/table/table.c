@@ -63,6 +63,7 @@ void pm_table__delete(struct pm_table *t)
 	free(t->title);
 	free(t->caption);
 	free(t->name);
+	free(t->tree_key);
 	pm_summary__release(&t->summary);
 	free(t);
 }
@@ -165,6 +166,12 @@ void pm_table__set_name(struct pm_table *t, const char *name)
 	t->name = name ? pm_strdup(name) : NULL;
 }
 
+void pm_table__set_tree_key(struct pm_table *t, const char *key)
+{
+	free(t->tree_key);
+	t->tree_key = key ? pm_strdup(key) : NULL;
+}
+
 const char *pm_table__name(const struct pm_table *t)
 {
 	return t->name ? t->name : "rows";
@@ -213,6 +220,8 @@ struct pm_table *pm_table__children(struct pm_table *t, size_t row)
 	k->cols = t->cols;
 	k->nr_cols = t->nr_cols;
 	k->shared_cols = true;
+	if (t->tree_key)
+		k->tree_key = pm_strdup(t->tree_key);
 	t->kids[row] = k;
 	return k;
 }
