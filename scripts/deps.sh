@@ -32,6 +32,7 @@ libdw-dev                runtime  libdw     DWARF
 libzstd-dev              runtime  libzstd   compressed perf.data records
 libjansson-dev           runtime  jansson   JSON input
 libiberty-dev            runtime  -         C++ symbol demangling
+libncurses-dev           runtime  ncursesw  the screen of pmprof top
 linux-perf               runtime  -         perf: recording, reference output
 binutils-multiarch       runtime  -         annotate: objdump that reads every architecture (Alpha too)
 libcmocka-dev            test     cmocka    unit tests
@@ -57,6 +58,7 @@ man-db                   test     -         man page checks
 groff-base               test     -         man page checks
 python3                  test     -         perf script -s benchmark
 valgrind                 test     -         leak checks of the error exits of record
+tmux                     test     -         pmprof top driven on a terminal
 git                      test     -         demo test: make demo in a clean clone
 procps                   test     -         pgrep and ps in the record tests
 debootstrap              fresh    -         scripts/fresh-check.sh: a new Debian

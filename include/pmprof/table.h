@@ -209,6 +209,14 @@ typedef int (*pm_table_cmp_fn)(const struct pm_table *t, size_t a, size_t b,
 			       void *arg);
 void pm_table__sort_by(struct pm_table *t, pm_table_cmp_fn cmp, void *arg);
 
+/*
+ * A new table with t's columns (those shown in any of the formats `show`
+ * names, PM_SHOW_*; 0: all) and rows, trees included: not its title,
+ * comments, caption, summary or flags. For a view to sort and cut while
+ * the original stays as it was (pmprof top).
+ */
+struct pm_table *pm_table__copy(const struct pm_table *t, unsigned int show);
+
 /* Keep the first n rows (--top N); n >= rows changes nothing. */
 void pm_table__truncate(struct pm_table *t, size_t n);
 

@@ -295,6 +295,24 @@ static void copy_row(struct pm_table *dst, const struct pm_table *src,
 	}
 }
 
+struct pm_table *pm_table__copy(const struct pm_table *t, unsigned int show)
+{
+	struct pm_table *dst = pm_table__new();
+	int *map = pm_calloc(t->nr_cols + 1, sizeof(*map));
+	size_t n = 0;
+
+	for (size_t c = 0; c < t->nr_cols; c++) {
+		if (show && t->cols[c].show && !(t->cols[c].show & show))
+			continue;
+		pm_table__add_column(dst, &t->cols[c].desc);
+		map[n++] = (int)c;
+	}
+	for (size_t r = 0; r < t->nr_rows; r++)
+		copy_row(dst, t, r, map, 0);
+	free(map);
+	return dst;
+}
+
 static void set_merge_cell(struct pm_table *dst, const struct pm_table *src,
 			   const struct pm_report *rep, size_t from)
 {
