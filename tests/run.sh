@@ -9,6 +9,8 @@
 #   --lab            only the lab's tests (tests/lab/*.sh: `make check-lab`)
 #   --skip=NAME      not the test NAME (test-reader, inject ...); repeatable
 #   UNIT_RUNNER      a command to run each unit test with (qemu-aarch64 ...)
+#   UNIT_TIMEOUT     seconds a unit test program may take (default 600; a
+#                    hang guard: qemu-user on a loaded machine needs more)
 #   PATTERN...       only tests whose file name contains a pattern
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -52,8 +54,9 @@ if [ $unit = 1 ]; then
 		name=$(basename "$t")
 		selected "$name" || continue
 		out="$log/$name.out"
-		timeout 600 ${UNIT_RUNNER:-} "$t" >"$out" 2>&1
+		timeout "${UNIT_TIMEOUT:-600}" ${UNIT_RUNNER:-} "$t" >"$out" 2>&1
 		rc=$?
+		[ "$rc" = 124 ] && echo "[  ERROR   ] --- timed out after ${UNIT_TIMEOUT:-600} s" >>"$out"
 		p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | awk '{s+=$1} END {print s+0}')
 		f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | awk '{s+=$1} END {print s+0}')
 		s=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$out" | awk '{s+=$1} END {print s+0}')

@@ -21,19 +21,25 @@
  *          behaviour, once per boot (pmprof/hfprobe.h); kernels without
  *          the feature fail with E2BIG, or take the attr and ignore it.
  *  burst   The emulation for stock kernels. Each counter instance of an hf
- *          leader is opened with sample_period = the short period S,
- *          disabled, and armed with PERF_EVENT_IOC_REFRESH(N + 1) (N =
- *          hf-burst, default 1): the kernel itself takes exactly N + 1
- *          samples S events apart and disables the group. pmprof re-arms
- *          it after the long interval (period - N x S events, converted to
- *          time: exact for cpu-clock/task-clock, from the rate measured
- *          over the burst otherwise; jittered by hf-rand/hf-jitter through
- *          the period model). Around each gap the file gets a THROTTLE
- *          record (the burst's last sample time + 1 ns, when the group
- *          stopped) and an UNTHROTTLE record (the event clock read just
- *          before the re-arm), both with the instance's id. The first
- *          sample of a burst opens a window, the next N close windows of S
- *          events. The event keeps its hf terms in its name (EVENT_DESC,
+ *          leader is opened disabled and alternates two phases, each armed
+ *          with PERF_EVENT_IOC_PERIOD and PERF_EVENT_IOC_REFRESH so that the
+ *          kernel itself stops the group at its end (lib/record/burst.c):
+ *          the long window, one overflow after L - S events (L = period -
+ *          N x S, N = hf-burst, default 1, moved by hf-rand/hf-jitter
+ *          through the period model), then a burst of exactly N + 1 samples
+ *          S events apart. The leader counts period events a cycle, so the
+ *          bursts come once per period of its count whatever an interrupt
+ *          costs; pmprof re-arms each phase when it sees the sample that
+ *          ended the last (the long window's sample is not written). In
+ *          frequency mode a cycle lasts 1/F s: that many nanoseconds for
+ *          cpu-clock/task-clock, else at the rate measured over the long
+ *          windows. Around each gap the file gets a THROTTLE record (the
+ *          burst's last sample time + 1 ns, when the group stopped) and an
+ *          UNTHROTTLE record (the event clock read just before the burst
+ *          is armed), both with the instance's id. The first sample of a
+ *          burst opens a window, the next N close windows of S events. The
+ *          burst leader samples without PERIOD (every written sample is at
+ *          S). The event keeps its hf terms in its name (EVENT_DESC,
  *          e.g. "cpu-clock/period=1000000,hf-period=10000/") and its attr
  *          in the file has sample_period = the total period: that is how
  *          `pmprof metrics` recognises short windows (see metrics.h).
@@ -269,8 +275,8 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *opts
 /* Enable the events; release the workload (it then execs). */
 int pm_recorder__start(struct pm_recorder *r, struct pm_error *err);
 /*
- * Wait up to timeout_ms for data (or a burst re-arm), drain the ring
- * buffers, re-arm bursts. 1 while recording, 0 when done (the workload
+ * Wait up to timeout_ms for data, drain the ring buffers (re-arming each
+ * burst phase that ended). 1 while recording, 0 when done (the workload
  * exited, or there is none and pm_recorder__stop() was called), < 0 error.
  */
 int pm_recorder__poll(struct pm_recorder *r, int timeout_ms, struct pm_error *err);

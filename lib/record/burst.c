@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The burst emulation of short windows on kernels without the hf-period
- * ABI: a burst leader is armed for N + 1 samples S events apart
- * (PERF_EVENT_IOC_PERIOD, PERF_EVENT_IOC_REFRESH), the kernel stops it
- * after them, and the recorder re-arms it once the long window of the
- * period model is over. The file sees each burst between an UNTHROTTLE
- * and a THROTTLE mark. A workload's bursts follow it in a cgroup of its
- * own (CGROUP scope), else its first thread (THREAD scope).
+ * ABI (see record.h and record-int.h). Each burst leader alternates two
+ * phases, each armed with PERF_EVENT_IOC_PERIOD and PERF_EVENT_IOC_REFRESH
+ * so that the kernel itself stops the group at its end: the long window
+ * (one overflow, its sample not written) and a burst of N + 1 samples S
+ * events apart, which the file sees between an UNTHROTTLE and a THROTTLE
+ * mark. pm_burst__* decide the phases (no system calls: unit-tested on
+ * their own); pm_rec_burst__* do the ioctls and the marks for the
+ * recorder. A workload's bursts follow it in a cgroup of its own (CGROUP
+ * scope; cgroup-perf.c makes it take perf events on a fresh boot), else
+ * its first thread (THREAD scope).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +29,139 @@
 
 #define CGROUP2_MAGIC 0x63677270
 
+/* ---- the phases of one counter instance ---- */
+
+#define NSEC_PER_SEC 1000000000ULL
+/* The kernel refuses periods with bit 63 set; stay well below. */
+#define MAX_PHASE_EVENTS (1ULL << 62)
+/* Frequency mode before a long phase has been timed: this many bursts'
+ * worth of events (the rate is then measured and used). */
+#define FREQ_FIRST_LONG_BURSTS 4
+/* Weight of the newest long phase in the measured rate. */
+#define RATE_WEIGHT 0.25
+
+static uint32_t burst_of(const struct pm_burst *b)
+{
+	return b->cfg.burst ? b->cfg.burst : 1;
+}
+
+/* Events of a short phase: the opening sample's and N windows. */
+static uint64_t short_phase_events(const struct pm_burst *b)
+{
+	return (uint64_t)b->cfg.short_period * (burst_of(b) + 1);
+}
+
+void pm_burst__init(struct pm_burst *b, const struct pm_burst_config *cfg)
+{
+	struct pm_period_config pc;
+
+	memset(b, 0, sizeof(*b));
+	b->cfg = *cfg;
+	memset(&pc, 0, sizeof(pc));
+	pc.period = cfg->freq ? short_phase_events(b) * FREQ_FIRST_LONG_BURSTS : cfg->period;
+	pc.hf_period = cfg->short_period;
+	pc.hf_rand = cfg->hf_rand;
+	pc.hf_burst = burst_of(b);
+	pc.hf_jitter = cfg->hf_jitter;
+	pc.seed = cfg->seed;
+	pc.hz = PM_PERIOD_DEFAULT_HZ;
+	pc.max_sample_rate = 0;		/* the kernel throttles, not the model */
+	pm_period__init(&b->model, &pc);
+}
+
+/* The model's next long window: its opening one first, then each LONG
+ * (hf-rand and hf-jitter move them; the short ones are always S here). */
+static uint64_t next_long_window(struct pm_burst *b)
+{
+	struct pm_overflow ov;
+	uint32_t guard;
+
+	if (!b->longs)
+		return b->model.length;
+	for (guard = 0; guard < burst_of(b) + 3; guard++) {
+		pm_period__overflow(&b->model, 0, &ov);
+		if (ov.next_kind == PM_WINDOW_LONG || ov.next_kind == PM_WINDOW_PLAIN)
+			return ov.next_period;
+	}
+	return b->model.length;
+}
+
+/*
+ * The long phase's period. Period mode: the long window less the opening
+ * sample's S (which belongs to it), so that long + short phases = L + N x S.
+ * Frequency mode: what the leader counts in 1/F s, less the short phase.
+ */
+static uint64_t long_phase_events(struct pm_burst *b)
+{
+	uint64_t shorts = short_phase_events(b), want;
+
+	if (!b->cfg.freq) {
+		uint64_t l = next_long_window(b);
+
+		return l > b->cfg.short_period ? l - b->cfg.short_period : 1;
+	}
+	if (b->cfg.time_unit) {
+		want = NSEC_PER_SEC / b->cfg.freq;
+	} else if (b->rate > 0) {
+		double w = b->rate * (double)NSEC_PER_SEC / (double)b->cfg.freq;
+
+		want = w >= (double)MAX_PHASE_EVENTS ? MAX_PHASE_EVENTS : (uint64_t)w;
+	} else {
+		want = shorts * (FREQ_FIRST_LONG_BURSTS + 1);
+	}
+	if (want > MAX_PHASE_EVENTS)
+		want = MAX_PHASE_EVENTS;
+	return want > shorts ? want - shorts : 1;
+}
+
+void pm_burst__next(struct pm_burst *b, uint64_t now_ns, struct pm_burst_arm *arm)
+{
+	bool want_long = b->last != PM_BURST_LONG;
+
+	if (want_long) {
+		b->events = long_phase_events(b);
+		b->longs++;
+		arm->refresh = 1;
+	} else {
+		b->events = b->cfg.short_period;
+		arm->refresh = (int)burst_of(b) + 1;
+	}
+	b->phase = b->last = want_long ? PM_BURST_LONG : PM_BURST_SHORT;
+	b->seen = 0;
+	b->armed_ns = now_ns;
+	arm->phase = b->phase;
+	arm->period = b->events;
+}
+
+enum pm_burst_phase pm_burst__sample(struct pm_burst *b, uint64_t t)
+{
+	enum pm_burst_phase ended = b->phase;
+	uint32_t due;
+
+	if (ended == PM_BURST_IDLE)
+		return PM_BURST_IDLE;
+	due = ended == PM_BURST_LONG ? 1 : burst_of(b) + 1;
+	if (++b->seen < due)
+		return PM_BURST_IDLE;
+	if (ended == PM_BURST_LONG && b->cfg.freq && !b->cfg.time_unit && t > b->armed_ns) {
+		double rate = (double)b->events / (double)(t - b->armed_ns);
+
+		b->rate = b->rate > 0 ? (1 - RATE_WEIGHT) * b->rate + RATE_WEIGHT * rate : rate;
+	}
+	b->phase = PM_BURST_IDLE;
+	return ended;
+}
+
+enum pm_burst_phase pm_burst__stopped(struct pm_burst *b)
+{
+	enum pm_burst_phase was = b->phase;
+
+	b->phase = PM_BURST_IDLE;
+	return was;
+}
+
+/* ---- the workload's cgroup ---- */
+
 int pm_rec_burst__cgroup_root(char *out, size_t size)
 {
 	static const char *const cands[] = { "/sys/fs/cgroup/unified", "/sys/fs/cgroup" };
@@ -40,34 +177,48 @@ int pm_rec_burst__cgroup_root(char *out, size_t size)
 	return -1;
 }
 
-/* Make the workload's cgroup and move the workload into it; 0, or -1
- * (then thread scope). */
-int pm_rec_burst__cgroup_make(struct pm_recorder *r)
+/* Make the workload's cgroup, one that perf events can be opened on, and
+ * move the workload into it; 0, or -1 with the reason in why (then
+ * thread scope). */
+int pm_rec_burst__cgroup_make(struct pm_recorder *r, char *why, size_t size)
 {
-	char root[256], dir[320], path[400], pid[32];
-	int fd, ret = -1;
+	char root[256], dir[320], did[512], path[400], pid[32];
+	int fd, ret;
 
-	if (geteuid() != 0 || pm_rec_burst__cgroup_root(root, sizeof(root)))
+	if (geteuid() != 0 || pm_rec_burst__cgroup_root(root, sizeof(root))) {
+		snprintf(why, size, "no cgroup v2 for the workload (needs root and a cgroup2 mount)");
 		return -1;
+	}
 	snprintf(dir, sizeof(dir), "%s/" PM_REC_CGROUP_PREFIX "%d", root, (int)getpid());
-	if (mkdir(dir, 0755) && errno != EEXIST)
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		snprintf(why, size, "cannot make the workload's cgroup %s: %s", dir, strerror(errno));
 		return -1;
+	}
 	r->cgroup_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (r->cgroup_fd < 0) {
+		snprintf(why, size, "cannot open the workload's cgroup %s: %s", dir, strerror(errno));
 		rmdir(dir);
 		return -1;
 	}
 	r->cgroup_dir = pm_strdup(dir);
-	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	snprintf(pid, sizeof(pid), "%d\n", (int)r->child);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd >= 0 && write(fd, pid, strlen(pid)) == (ssize_t)strlen(pid))
-		ret = 0;
-	if (fd >= 0)
-		close(fd);
+	ret = pm_rec_cgroup__perf_ready(root, r->cgroup_fd, r->cpus.cpus[0], did, sizeof(did),
+					why, size);
+	if (*did)
+		pm_rec__note(r, "burst: %s", did);
+	if (!ret) {
+		snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+		snprintf(pid, sizeof(pid), "%d\n", (int)r->child);
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, pid, strlen(pid)) != (ssize_t)strlen(pid)) {
+			snprintf(why, size, "cannot move the workload into %s: %s", path, strerror(errno));
+			ret = -1;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
 	if (ret)
 		pm_rec_burst__cgroup_remove(r);
-	return ret;
+	return ret ? -1 : 0;
 }
 
 void pm_rec_burst__cgroup_remove(struct pm_recorder *r)
@@ -86,19 +237,18 @@ void pm_rec_burst__cgroup_remove(struct pm_recorder *r)
 void pm_rec_burst__init(struct pm_recorder *r, struct instance *in)
 {
 	struct rec_event *re = &r->ev[in->ev];
-	struct pm_period_config cfg;
+	struct pm_burst_config cfg;
 
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.period = re->freq ? re->short_period * (re->burst_n + 1) * 4 :
-		     re->spec->attr.sample_period;
-	cfg.hf_period = (uint32_t)re->short_period;
+	cfg.period = re->freq ? 0 : re->spec->attr.sample_period;
+	cfg.freq = re->freq ? re->freq_hz : 0;
+	cfg.short_period = (uint32_t)re->short_period;
+	cfg.burst = re->burst_n;
 	cfg.hf_rand = re->spec->attr.hf_sample_rand;
-	cfg.hf_burst = re->burst_n;
 	cfg.hf_jitter = re->spec->hf_jitter;
 	cfg.seed = r->o.seed + r->nr_inst;
-	cfg.hz = PM_PERIOD_DEFAULT_HZ;
-	cfg.max_sample_rate = 0;
-	pm_period__init(&in->model, &cfg);
+	cfg.time_unit = re->time_unit;
+	pm_burst__init(&in->burst, &cfg);
 }
 
 static int write_burst_mark(struct pm_recorder *r, struct instance *in, uint32_t type,
@@ -120,127 +270,88 @@ static int write_burst_mark(struct pm_recorder *r, struct instance *in, uint32_t
 	return pm_writer__throttle(r->w, type, PM_MISC_PMPROF_STOP, &t, &sid, err);
 }
 
-static int arm(struct pm_recorder *r, struct instance *in, struct pm_error *err)
+/*
+ * Arm the instance's next phase (pm_burst__next says which). The file sees
+ * only the bursts: a short phase starts with an UNTHROTTLE mark, stamped
+ * before the ioctls so that no sample of the phase can precede it, and
+ * ends with a THROTTLE; the long phase between them is the gap, and its
+ * one sample only tells the recorder that it is over (it is not written).
+ * PERF_EVENT_IOC_PERIOD also drops what was left of the last period
+ * (period_left), so the phase's first overflow comes exactly its period
+ * after the re-arm instead of whenever the stopped period would have
+ * ended (at once, for cpu-clock's hrtimer).
+ */
+static int arm_next(struct pm_recorder *r, struct instance *in, struct pm_error *err)
 {
 	struct rec_event *re = &r->ev[in->ev];
+	uint64_t now = pm_rec__now_ns(r);
+	struct pm_burst_arm a;
+	int ret;
 
-	uint64_t period = re->short_period;
-
-	in->armed = true;
-	in->seen = 0;
-	/*
-	 * Setting the period also clears what was left of the last one
-	 * (period_left), so the burst's first overflow comes exactly S
-	 * events after the re-arm instead of whenever the stopped period
-	 * would have ended (at once, for cpu-clock's hrtimer).
-	 */
-	if (ioctl(in->fd, PERF_EVENT_IOC_PERIOD, &period))
+	pm_burst__next(&in->burst, now, &a);
+	if (a.phase == PM_BURST_SHORT &&
+	    (ret = write_burst_mark(r, in, PM_RECORD_UNTHROTTLE, now, err)))
+		return ret;
+	if (ioctl(in->fd, PERF_EVENT_IOC_PERIOD, &a.period))
 		return pm_error__fmt(err, errno, "%s: PERF_EVENT_IOC_PERIOD: %s", re->name,
 				     strerror(errno));
-	if (ioctl(in->fd, PERF_EVENT_IOC_REFRESH, (int)(re->burst_n + 1)))
+	if (ioctl(in->fd, PERF_EVENT_IOC_REFRESH, a.refresh))
 		return pm_error__fmt(err, errno, "%s: PERF_EVENT_IOC_REFRESH: %s", re->name,
 				     strerror(errno));
 	return 0;
 }
 
-/* The gap after a burst, in the event clock's nanoseconds. */
-static uint64_t gap_ns(struct pm_recorder *r, struct instance *in)
+/* A phase is over (the kernel stopped the group at stop_time): a burst
+ * gets its THROTTLE mark; the next phase is armed at once, unless the
+ * recording is finishing. */
+static int phase_over(struct pm_recorder *r, struct instance *in, enum pm_burst_phase ended,
+		      uint64_t stop_time, struct pm_error *err)
 {
-	struct rec_event *re = &r->ev[in->ev];
-	struct pm_overflow ov;
-	uint64_t longp = 0, events, ns;
-	int guard;
+	int ret = 0;
 
-	if (re->freq)
-		return re->freq_hz ? 1000000000ULL / re->freq_hz : 1000000ULL;
-	/* the model's next long window: jitter from hf-rand / hf-jitter */
-	for (guard = 0; guard < (int)re->burst_n + 3; guard++) {
-		pm_period__overflow(&in->model, 0, &ov);
-		if (ov.next_kind == PM_WINDOW_LONG || ov.next_kind == PM_WINDOW_PLAIN) {
-			longp = ov.next_period;
-			break;
-		}
+	if (ended == PM_BURST_SHORT) {
+		r->st.bursts++;
+		ret = write_burst_mark(r, in, PM_RECORD_THROTTLE, stop_time, err);
 	}
-	if (!longp)
-		longp = re->spec->attr.sample_period;
-	/* the opening sample of the next burst takes one short period */
-	events = longp > re->short_period ? longp - re->short_period : 1;
-	if (re->time_unit)
-		ns = events;
-	else if (in->rate > 0)
-		ns = (uint64_t)((double)events / in->rate);
-	else
-		ns = events;	/* 1 GHz until a burst has been measured */
-	if (ns < 10000)
-		ns = 10000;
-	if (ns > 10000000000ULL)
-		ns = 10000000000ULL;
-	return ns;
+	if (!ret && !r->finished)
+		ret = arm_next(r, in, err);
+	return ret;
+}
+
+bool pm_rec_burst__in_gap(const struct instance *in)
+{
+	return in->burst.phase == PM_BURST_LONG;
 }
 
 int pm_rec_burst__sample(struct pm_recorder *r, struct instance *in, uint64_t time,
 			 struct pm_error *err)
 {
-	struct rec_event *re = &r->ev[in->ev];
+	enum pm_burst_phase ended = pm_burst__sample(&in->burst, time);
 
-	if (!in->armed)
-		return 0;
-	if (!in->seen)
-		in->t_first = time;
 	in->t_last = time;
-	if (++in->seen < re->burst_n + 1)
+	if (ended == PM_BURST_IDLE)
 		return 0;
-	/* the kernel has disabled the group after this sample */
-	in->armed = false;
-	r->st.bursts++;
-	if (!re->time_unit && in->t_last > in->t_first) {
-		double rate = (double)(re->burst_n * re->short_period) /
-			      (double)(in->t_last - in->t_first);
-
-		in->rate = in->rate > 0 ? 0.75 * in->rate + 0.25 * rate : rate;
-	}
-	in->rearm_at = time + gap_ns(r, in);
-	return write_burst_mark(r, in, PM_RECORD_THROTTLE, time + 1, err);
+	/* stamped 1 ns after the phase's last sample, when the group stopped */
+	return phase_over(r, in, ended, time + 1, err);
 }
 
 int pm_rec_burst__lost(struct pm_recorder *r, struct instance *in, uint64_t t,
 		       struct pm_error *err)
 {
-	/* the kernel still stops the burst after N + 1 overflows; we just
-	 * did not see them all */
-	if (!in->armed)
+	/*
+	 * The kernel still stops the phase after its overflows; we just did
+	 * not see them all. (Should it not have ended yet, the re-arm's
+	 * REFRESH adds to what it had left: a longer phase, nothing lost.)
+	 */
+	enum pm_burst_phase was = pm_burst__stopped(&in->burst);
+
+	if (was == PM_BURST_IDLE)
 		return 0;
-	in->armed = false;
-	in->rearm_at = (t ? t : pm_rec__now_ns(r)) + gap_ns(r, in);
-	return write_burst_mark(r, in, PM_RECORD_THROTTLE, t ? t + 1 : pm_rec__now_ns(r), err);
+	return phase_over(r, in, was, t ? t + 1 : pm_rec__now_ns(r), err);
 }
 
-int pm_rec_burst__rearm_due(struct pm_recorder *r, uint64_t *next_due, struct pm_error *err)
-{
-	uint64_t now = pm_rec__now_ns(r);
-	size_t i;
-	int ret;
-
-	*next_due = 0;
-	for (i = 0; i < r->nr_inst; i++) {
-		struct instance *in = &r->inst[i];
-
-		if (!r->ev[in->ev].burst || in->armed || in->fd < 0)
-			continue;
-		if (in->rearm_at <= now) {
-			/* stamp first: no sample of the new burst can precede it */
-			ret = write_burst_mark(r, in, PM_RECORD_UNTHROTTLE, pm_rec__now_ns(r), err);
-			if (!ret)
-				ret = arm(r, in, err);
-			if (ret)
-				return ret;
-		} else if (!*next_due || in->rearm_at < *next_due) {
-			*next_due = in->rearm_at;
-		}
-	}
-	return 0;
-}
-
+/* Every burst leader's first phase: a long one, as the kernel ABI's
+ * first period is. */
 int pm_rec_burst__arm_all(struct pm_recorder *r, struct pm_error *err)
 {
 	size_t i;
@@ -250,7 +361,7 @@ int pm_rec_burst__arm_all(struct pm_recorder *r, struct pm_error *err)
 		struct instance *in = &r->inst[i];
 
 		if (r->ev[in->ev].burst && r->ev[in->ev].leader == in->ev) {
-			ret = arm(r, in, err);
+			ret = arm_next(r, in, err);
 			if (ret)
 				return ret;
 		}
@@ -266,8 +377,8 @@ int pm_rec_burst__close_all(struct pm_recorder *r, struct pm_error *err)
 	for (i = 0; i < r->nr_inst; i++) {
 		struct instance *in = &r->inst[i];
 
-		if (r->ev[in->ev].burst && in->armed && in->seen) {
-			in->armed = false;
+		if (r->ev[in->ev].burst && in->burst.phase == PM_BURST_SHORT && in->burst.seen) {
+			pm_burst__stopped(&in->burst);
 			ret = write_burst_mark(r, in, PM_RECORD_THROTTLE, in->t_last + 1, err);
 			if (ret)
 				return ret;

@@ -34,32 +34,55 @@ static void track_time(struct pm_recorder *r, uint64_t t)
 	r->have_time = true;
 }
 
+/* A record as it came, into the file. */
+static int write_record(struct pm_recorder *r, const struct perf_event_header *h, size_t size,
+			struct pm_error *err)
+{
+	int ret = pm_writer__raw(r->w, h, size, err);
+
+	if (ret)
+		return ret;
+	r->st.records++;
+	r->round_dirty = true;
+	return 0;
+}
+
 /*
  * The id (where the first event's sample_type puts it, as for every
  * event of a recording) says whose sample it is, and so how the rest
  * reads. A sample that does not parse (the kernel writes none) is
- * written, and nothing followed in it.
+ * written, and nothing followed in it. A burst leader's sample that ends
+ * its long phase only says so: it is not written.
  */
-static int handle_sample(struct pm_recorder *r, const struct pm_record *rec,
-			 struct pm_error *err)
+static int handle_sample(struct pm_recorder *r, const struct perf_event_header *h,
+			 const struct pm_record *rec, struct pm_error *err)
 {
 	const struct pm_attr *attr = &r->ev[0].open;
 	int pos = pm_sample_type__id_pos(r->sample_type0);
 	struct instance *in = NULL;
 	struct pm_sample s;
 	struct pm_error perr;
+	bool parsed;
+	int ret;
 
-	r->st.samples++;
 	if (pos >= 0 && 8 + ((size_t)pos + 1) * 8 <= rec->size)
 		in = pm_rec_open__by_id(r, pm_load64(rec->data + 8 + (size_t)pos * 8, false));
 	if (in)
 		attr = &r->ev[in->ev].open;
-	if (pm_sample__parse(attr, false, rec, &s, &r->scratch, &perr))
-		return 0;
-	if (attr->sample_type & PM_SAMPLE_TIME)
-		track_time(r, s.time);
-	pm_hits__hit(r->hits, s.pid, s.ip, s.cpumode);
-	if (!in || !r->ev[in->ev].burst)
+	parsed = !pm_sample__parse(attr, false, rec, &s, &r->scratch, &perr);
+	if (!parsed || !in || !r->ev[in->ev].burst)
+		in = NULL;
+	if (!in || !pm_rec_burst__in_gap(in)) {
+		ret = write_record(r, h, rec->size, err);
+		if (ret)
+			return ret;
+		r->st.samples++;
+		if (parsed && (attr->sample_type & PM_SAMPLE_TIME))
+			track_time(r, s.time);
+		if (parsed)
+			pm_hits__hit(r->hits, s.pid, s.ip, s.cpumode);
+	}
+	if (!in)
 		return 0;
 	in->pid_last = s.pid;
 	in->tid_last = s.tid;
@@ -80,15 +103,13 @@ static int handle_record(struct pm_recorder *r, const struct perf_event_header *
 	struct instance *in;
 	int ret;
 
-	ret = pm_writer__raw(r->w, h, size, err);
+	/* records views without a reader: host order, strings in place */
+	if (h->type == PERF_RECORD_SAMPLE)
+		return handle_sample(r, h, &rec, err);
+	ret = write_record(r, h, size, err);
 	if (ret)
 		return ret;
-	r->st.records++;
-	r->round_dirty = true;
-	/* records views without a reader: host order, strings in place */
 	switch (h->type) {
-	case PERF_RECORD_SAMPLE:
-		return handle_sample(r, &rec, err);
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		if (!pm_rec__mmap(NULL, &rec, &v.mmap, &perr))

@@ -178,21 +178,34 @@ void pm_rec_events__configure(struct pm_recorder *r)
 			re->freq_hz = re->freq ? e->attr.sample_period : 0;
 			a->sample_period = re->short_period;
 			pm_attr__set_flag(a, PM_ATTR_FREQ, false);
+			/*
+			 * Every sample written closes or opens an S window, so
+			 * PERIOD would say nothing; and a software event with
+			 * PERIOD and a fixed period (a spec in frequency mode
+			 * asks for PERIOD) samples at every event on current
+			 * kernels (perf_swevent_event).
+			 */
+			a->sample_type &= ~(uint64_t)PM_SAMPLE_PERIOD;
 			pm_attr__set_flag(a, PM_ATTR_INHERIT, false);
 			pm_attr__set_flag(a, PM_ATTR_DISABLED, true);
 			pm_attr__set_flag(a, PM_ATTR_ENABLE_ON_EXEC, false);
 			pm_attr__set_flag(a, PM_ATTR_WATERMARK, false);
-			/* wake us exactly when the burst is complete */
-			a->wakeup_events = re->burst_n + 1;
+			/* each phase ends with a sample, after which the next
+			 * must be armed: wake us at every sample */
+			a->wakeup_events = 1;
 			re->file = *a;
 			/* the file tells the total period, as the kernel ABI does */
 			re->file.sample_period = e->attr.sample_period;
 			pm_attr__set_flag(&re->file, PM_ATTR_FREQ, re->freq);
 		}
 		if (burst && !leader && r->ev[re->leader].burst) {
-			/* members follow their leader: no inherit either */
+			/* members follow their leader: no inherit either, and
+			 * no PERIOD, as the leader (a :S group's members take
+			 * its sample_type) */
 			pm_attr__set_flag(a, PM_ATTR_INHERIT, false);
 			pm_attr__set_flag(&re->file, PM_ATTR_INHERIT, false);
+			a->sample_type &= ~(uint64_t)PM_SAMPLE_PERIOD;
+			re->file.sample_type &= ~(uint64_t)PM_SAMPLE_PERIOD;
 		}
 	}
 	r->nr_ev = (int)l->nr;

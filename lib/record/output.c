@@ -120,7 +120,7 @@ int pm_rec_output__open(struct pm_recorder *r, const struct pm_writer_opts *wo, 
 	}
 	if ((ret = write_id_index(r, err)))
 		return ret;
-	if ((ret = pm_synth__kernel_mmap(r->w, r->hits, err)))
+	if ((ret = pm_synth__kernel_mmap(r->w, &r->ktext, err)))
 		return ret;
 	if (r->o.system_wide || r->o.cpu_list) {
 		ret = pm_synth__all(r->w, r->hits, err);

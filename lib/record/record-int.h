@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Internals of lib/record: ring buffers, synthesis, DSO hits. */
+/* Internals of lib/record: ring buffers, synthesis, DSO hits, burst phases. */
 #ifndef PMPROF_RECORD_INT_H
 #define PMPROF_RECORD_INT_H
 
@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "pmprof/error.h"
+#include "pmprof/period.h"
 #include "pmprof/record.h"
 #include "pmprof/strbuf.h"
 #include "pmprof/writer.h"
@@ -89,8 +90,16 @@ bool pm_core_pmu__has_event(const char *root, const struct pm_core_pmu *p,
 /* CPU_PMU_CAPS and PMU_CAPS from every PMU's caps/, as perf writes them. */
 int pm_synth__pmu_caps(struct pm_writer *w, const char *root, struct pm_error *err);
 
+/* The kernel's text, _text to _etext, from /proc/kallsyms (start 0 when
+ * kptr_restrict hides the addresses). Slow: some kernels list nearly the
+ * whole file before _etext. */
+struct pm_kernel_text {
+	uint64_t start, end;
+};
+
+void pm_synth__kernel_text(struct pm_kernel_text *t);
 /* The kernel's text map ([kernel.kallsyms]_text), as perf writes it. */
-int pm_synth__kernel_mmap(struct pm_writer *w, struct pm_hits *d,
+int pm_synth__kernel_mmap(struct pm_writer *w, const struct pm_kernel_text *t,
 			  struct pm_error *err);
 
 /* COMM (and FORK for other threads) of each thread of pid, MMAP2 of its
@@ -115,6 +124,85 @@ int pm_tracing_data__build(const struct pm_tracepoint_ref *evs, size_t nr,
 
 /* The thread ids of a process (sorted); returns the count, -errno. */
 int pm_proc_threads(int pid, int **tids);
+
+/* ---- burst.c: the phases of one burst-mode counter instance ---- */
+
+/*
+ * The kernel counts both phases itself: each is armed with
+ * PERF_EVENT_IOC_PERIOD (which also drops what was left of the last
+ * period) and PERF_EVENT_IOC_REFRESH, which stops the group after that
+ * many overflows:
+ *   LONG   1 overflow after L - S events, L the period model's long
+ *          window (the total period minus N x S, moved by hf-rand and
+ *          hf-jitter); its sample ends the long window;
+ *   SHORT  N + 1 overflows S events apart: the first opens, the next N
+ *          close windows of S events.
+ * One LONG and one SHORT phase make a cycle of L + N x S events: the
+ * total period, counted by the event itself, so bursts come once per
+ * period of the leader's count whatever an interrupt costs. The recorder
+ * re-arms the next phase as soon as it sees the sample that ended one.
+ * In frequency mode (-F, freq=) the long phase lasts 1/F s less the
+ * short phase: events for cpu-clock/task-clock, else at the rate measured
+ * over the long phases (one interrupt each, unlike a burst).
+ */
+enum pm_burst_phase {
+	PM_BURST_IDLE = 0,	/* not armed (before start, after a stop) */
+	PM_BURST_LONG,
+	PM_BURST_SHORT,
+};
+
+struct pm_burst_config {
+	uint64_t period;	/* the total period P (period mode) */
+	uint64_t freq;		/* cycles per second; 0: period mode */
+	uint32_t short_period;	/* S */
+	uint32_t burst;		/* N, short windows per burst (0: 1) */
+	uint32_t hf_rand, hf_jitter;
+	uint64_t seed;
+	bool time_unit;		/* the event counts nanoseconds */
+};
+
+struct pm_burst {
+	struct pm_burst_config cfg;
+	struct pm_period model;	/* period mode: the long windows */
+	enum pm_burst_phase phase;	/* running, IDLE once stopped */
+	enum pm_burst_phase last;	/* the last one armed */
+	uint32_t seen;		/* samples of the running phase */
+	uint64_t armed_ns;	/* when it was armed (event clock) */
+	uint64_t events;	/* its period */
+	uint64_t longs;		/* long phases armed */
+	double rate;		/* frequency mode: events per ns, 0: unknown */
+};
+
+/* What to arm: PERF_EVENT_IOC_PERIOD period, PERF_EVENT_IOC_REFRESH refresh. */
+struct pm_burst_arm {
+	enum pm_burst_phase phase;
+	uint64_t period;
+	int refresh;
+};
+
+void pm_burst__init(struct pm_burst *b, const struct pm_burst_config *cfg);
+/* The phase to arm now (at now_ns, the event clock): a long one first,
+ * then they alternate. The burst counts as armed from here. */
+void pm_burst__next(struct pm_burst *b, uint64_t now_ns, struct pm_burst_arm *arm);
+/* A sample of the instance at time t. When it was the running phase's
+ * last (the kernel has stopped the group), that phase; else IDLE. */
+enum pm_burst_phase pm_burst__sample(struct pm_burst *b, uint64_t t);
+/* The running phase is over without all its samples seen (LOST): the
+ * phase that was running (IDLE: none). */
+enum pm_burst_phase pm_burst__stopped(struct pm_burst *b);
+
+/* ---- cgroup-perf.c: perf events on a cgroup v2 ---- */
+
+/*
+ * Make sure perf_event_open takes the cgroup open as dir_fd (under the
+ * cgroup2 mount root) on cpu: on a fresh boot the kernel gives cgroups no
+ * perf_event state (ENOENT) until a controller is first enabled in the
+ * root's cgroup.subtree_control, so then one is enabled and disabled
+ * again, and did says so. 0 when an event opens on the cgroup, else
+ * -errno and why says why not.
+ */
+int pm_rec_cgroup__perf_ready(const char *root, int dir_fd, int cpu, char *did, size_t did_size,
+			      char *why, size_t why_size);
 
 /* ---- leftovers.c: what a recording that did not finish leaves ---- */
 

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -39,7 +38,7 @@ uint64_t pm_rec__now_ns(const struct pm_recorder *r)
 
 void pm_rec__note(const struct pm_recorder *r, const char *fmt, ...)
 {
-	char buf[512];
+	char buf[1024];
 	va_list ap;
 
 	if (!r->o.note)
@@ -131,6 +130,15 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *opts
 		if (r->st.mode == PM_HF_BURST)
 			r->st.scope = PM_BURST_SCOPE_THREAD;
 	}
+	/*
+	 * Before the fork: reading /proc/kallsyms takes long (a quarter of a
+	 * second of CPU in the lab's guest), and CPU the recorder uses while
+	 * the command waits to be released is time the command may later run
+	 * before the recorder, on the same CPU, gets its turn (CFS lets a
+	 * sleeper that waited catch up): time in which a burst phase that
+	 * ended is not re-armed and the leader counts nothing.
+	 */
+	pm_synth__kernel_text(&r->ktext);
 	if (o->argv) {
 		ret = pm_rec_open__fork_workload(r, err);
 		if (ret)
@@ -140,15 +148,15 @@ int pm_recorder__new(struct pm_recorder **out, const struct pm_record_opts *opts
 			r->threads[0] = r->child;
 			r->nr_threads = 1;
 			if (r->st.mode == PM_HF_BURST) {
-				if (!o->per_thread && !pm_rec_burst__cgroup_make(r))
-					r->st.scope = PM_BURST_SCOPE_CGROUP;
-				if (r->st.scope != PM_BURST_SCOPE_CGROUP) {
-					r->st.scope = PM_BURST_SCOPE_THREAD;
-					if (!o->per_thread)
-						pm_rec__note(r, "burst: no cgroup v2 for the workload "
-							     "(needs root and a cgroup2 mount): only its "
-							     "first thread is recorded, per thread "
-							     "without inherit");
+				char why[640];
+
+				r->st.scope = PM_BURST_SCOPE_THREAD;
+				if (!o->per_thread) {
+					if (!pm_rec_burst__cgroup_make(r, why, sizeof(why)))
+						r->st.scope = PM_BURST_SCOPE_CGROUP;
+					else
+						pm_rec__note(r, "burst: %s: only its first thread is "
+							     "recorded, per thread without inherit", why);
 				}
 			}
 		}
@@ -214,12 +222,25 @@ static int end_delay(struct pm_recorder *r, struct pm_error *err)
 
 int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
 {
+	int ret;
+
 	r->started = true;
-	/* re-arm bursts on time: no timer slack for this process */
-	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	enable_leaders(r, true);
 	if (!r->o.delay_ms)
 		enable_leaders(r, false);
+	/*
+	 * Bursts are armed before the command is released, not once its exec
+	 * is done: the recorder is not always scheduled as soon as the exec
+	 * wakes it (on one CPU the command keeps it for its time slice,
+	 * milliseconds uncounted). The first long window then also counts
+	 * what pmprof's child does before its exec (a few hundred user
+	 * instructions; the exec too for events that count the kernel), and
+	 * its sample, which is not written, is the only one that can fall
+	 * there: the burst after it is armed once the exec has closed err_fd.
+	 * With -D they are armed when the delay is over (end_delay).
+	 */
+	if (!r->o.delay_ms && (ret = pm_rec_burst__arm_all(r, err)))
+		return ret;
 	if (r->child > 0) {
 		int e = 0;
 		ssize_t n;
@@ -242,13 +263,9 @@ int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
 		}
 	}
 	/* -D counts from the program's start, as perf's */
-	if (r->o.delay_ms) {
+	if (r->o.delay_ms)
 		r->enable_at = pm_rec__clock_ns(CLOCK_MONOTONIC) + (uint64_t)r->o.delay_ms * 1000000ULL;
-		return 0;
-	}
-	/* bursts start once the workload is the command (its exec is done):
-	 * nothing of pmprof's child before the exec gets sampled */
-	return pm_rec_burst__arm_all(r, err);
+	return 0;
 }
 
 static void reaped(struct pm_recorder *r, int status, const struct rusage *ru)
@@ -283,7 +300,7 @@ void pm_recorder__stop(struct pm_recorder *r)
 
 int pm_recorder__poll(struct pm_recorder *r, int timeout_ms, struct pm_error *err)
 {
-	uint64_t due = 0, wait_ns = (uint64_t)timeout_ms * 1000000ULL;
+	uint64_t wait_ns = (uint64_t)timeout_ms * 1000000ULL;
 	struct timespec ts;
 	int i, n, ret, live = 0;
 
@@ -292,17 +309,6 @@ int pm_recorder__poll(struct pm_recorder *r, int timeout_ms, struct pm_error *er
 	ret = end_delay(r, err);
 	if (ret)
 		return ret;
-	ret = pm_rec_burst__rearm_due(r, &due, err);
-	if (ret)
-		return ret;
-	if (due) {
-		uint64_t now = pm_rec__now_ns(r);
-
-		if (due <= now)
-			wait_ns = 0;
-		else if (due - now < wait_ns)
-			wait_ns = due - now;
-	}
 	if (r->enable_at) {
 		uint64_t now = pm_rec__clock_ns(CLOCK_MONOTONIC);
 		uint64_t left = r->enable_at > now ? r->enable_at - now : 0;
@@ -325,9 +331,6 @@ int pm_recorder__poll(struct pm_recorder *r, int timeout_ms, struct pm_error *er
 			live++;
 	}
 	ret = pm_rec_drain(r, err);
-	if (ret)
-		return ret;
-	ret = pm_rec_burst__rearm_due(r, &due, err);
 	if (ret)
 		return ret;
 	reap(r);

@@ -50,13 +50,9 @@ struct instance {
 	int ring;
 	uint64_t id;
 	/* burst state */
-	bool armed;
-	uint32_t seen;			/* samples since armed */
-	uint64_t t_first, t_last;	/* of this burst */
-	uint64_t rearm_at;		/* event clock, when stopped */
+	struct pm_burst burst;		/* its phases (burst.c) */
+	uint64_t t_last;		/* the last sample's time */
 	uint32_t pid_last, tid_last, cpu_last;
-	double rate;			/* events per ns, 0: unknown */
-	struct pm_period model;
 };
 
 struct pm_recorder {
@@ -97,6 +93,7 @@ struct pm_recorder {
 	uint64_t enable_at;		/* -D: monotonic ns to enable the events; 0 done */
 	struct pm_writer_opts wo;	/* for the files --switch-output opens */
 	struct pm_sample_scratch scratch;	/* drain.c's sample parser */
+	struct pm_kernel_text ktext;	/* read before the fork (record.c) */
 };
 
 /* ---- record.c ---- */
@@ -134,23 +131,24 @@ struct instance *pm_rec_open__by_id(struct pm_recorder *r, uint64_t id);
 /* ---- burst.c: the burst emulation ---- */
 /* The cgroup v2 mount (0), or -1. */
 int pm_rec_burst__cgroup_root(char *out, size_t size);
-/* The workload into a cgroup of its own, for CGROUP scope; 0, or -1 and
- * then thread scope. */
-int pm_rec_burst__cgroup_make(struct pm_recorder *r);
+/* The workload into a cgroup of its own that takes perf events, for
+ * CGROUP scope; 0, or -1 with the reason in why and then thread scope. */
+int pm_rec_burst__cgroup_make(struct pm_recorder *r, char *why, size_t size);
 void pm_rec_burst__cgroup_remove(struct pm_recorder *r);
-/* A new instance of a burst event: its period model. */
+/* A new instance of a burst event: its phases (pm_burst). */
 void pm_rec_burst__init(struct pm_recorder *r, struct instance *in);
-/* Every burst leader armed for its first burst. */
+/* Every burst leader armed for its first phase, a long one. */
 int pm_rec_burst__arm_all(struct pm_recorder *r, struct pm_error *err);
-/* A sample of burst instance in at time. */
+/* Whether burst instance in runs its long phase: its sample only ends
+ * that and is not written. */
+bool pm_rec_burst__in_gap(const struct instance *in);
+/* A sample of burst instance in at time: the phase it ended (if it did)
+ * is marked and the next one armed. */
 int pm_rec_burst__sample(struct pm_recorder *r, struct instance *in, uint64_t time,
 			 struct pm_error *err);
-/* LOST for instance in, at t (0: unknown). */
+/* LOST for instance in, at t (0: unknown): the running phase is over. */
 int pm_rec_burst__lost(struct pm_recorder *r, struct instance *in, uint64_t t,
 		       struct pm_error *err);
-/* Re-arm the bursts whose gap is over; next_due: the next one's time
- * (event clock), 0 for none. */
-int pm_rec_burst__rearm_due(struct pm_recorder *r, uint64_t *next_due, struct pm_error *err);
 /* At the end: a burst cut short still gets its closing mark. */
 int pm_rec_burst__close_all(struct pm_recorder *r, struct pm_error *err);
 

@@ -112,39 +112,45 @@ int pm_synth__system_features(struct pm_writer *w, struct pm_error *err)
 	return 0;
 }
 
-int pm_synth__kernel_mmap(struct pm_writer *w, struct pm_hits *d,
-			  struct pm_error *err)
+void pm_synth__kernel_text(struct pm_kernel_text *t)
 {
 	char line[512];
-	unsigned long long text = 0, etext = 0;
-	struct pm_rec_mmap m;
 	FILE *f = fopen("/proc/kallsyms", "r");
 
-	(void)d;
+	t->start = t->end = 0;
 	if (!f)
-		return 0;
+		return;
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long a;
-		char t, name[256];
+		char c, name[256];
 
-		if (sscanf(line, "%llx %c %255s", &a, &t, name) != 3)
+		/* all but a few lines: skip them before sscanf */
+		if (!strstr(line, "text") ||
+		    sscanf(line, "%llx %c %255s", &a, &c, name) != 3)
 			continue;
 		if (!strcmp(name, "_text"))
-			text = a;
+			t->start = a;
 		else if (!strcmp(name, "_etext"))
-			etext = a;
-		if (text && etext)
+			t->end = a;
+		if (t->start && t->end)
 			break;
 	}
 	fclose(f);
-	if (!text)		/* kptr_restrict hides the addresses */
+}
+
+int pm_synth__kernel_mmap(struct pm_writer *w, const struct pm_kernel_text *t,
+			  struct pm_error *err)
+{
+	struct pm_rec_mmap m;
+
+	if (!t->start)		/* kptr_restrict hides the addresses */
 		return 0;
 	memset(&m, 0, sizeof(m));
 	m.pid = (uint32_t)-1;
 	m.tid = 0;
-	m.start = text;
-	m.len = etext > text ? etext - text : ~0ULL - text;
-	m.pgoff = text;
+	m.start = t->start;
+	m.len = t->end > t->start ? t->end - t->start : ~0ULL - t->start;
+	m.pgoff = t->start;
 	m.filename = "[kernel.kallsyms]_text";
 	return pm_writer__mmap(w, PM_MISC_KERNEL, &m, NULL, err);
 }

@@ -23,6 +23,9 @@ lab_need_arch arm64
 triplet=aarch64-linux-gnu
 out="$LAB_BUILD/lab"
 mkdir -p "$out" || lab_die "cannot create $out"
+# A build that fails leaves no manifest: the tests then say there is no
+# guest instead of booting the one an older tree made.
+rm -f "$out/manifest"
 
 # ---- the Debian parts -------------------------------------------------------
 
@@ -33,7 +36,8 @@ libs=$(lab_deps_closure arm64 linux-perf) || exit 1
 pkgs=("$image_pkg:arm64" busybox-static:arm64)
 for p in $libs; do pkgs+=("$p:arm64"); done
 versions=$(lab_versions "${pkgs[@]}") || exit 1
-key=$(lab_hash "$0" "$versions")
+# lib.sh too: its lab_deps_closure chooses perf's libraries
+key=$(lab_hash "$0" "$LAB_TOP/scripts/lab/lib.sh" "$versions")
 guest="$LAB_CACHE/guest/$key"
 
 # needed ROOT FILE: the shared objects FILE loads (its interpreter and
@@ -79,7 +83,10 @@ module_order() {
 make_guest() {
 	local debs tmp deb rel m mods ko list p
 	lab_lock guest
-	[ -f "$guest/.complete" ] && return 0
+	if [ -f "$guest/.complete" ]; then
+		lab_unlock
+		return 0
+	fi
 	debs=$(lab_fetch "${pkgs[@]}") || exit 1
 	mkdir -p "$LAB_CACHE/guest"
 	tmp=$(mktemp -d "$LAB_CACHE/guest/.new.XXXXXX")

@@ -41,17 +41,63 @@ lab_hash() {
 }
 
 # lab_lock NAME: hold an exclusive lock on NAME for the rest of this
-# shell (fd 9). Waits for another run that holds it.
+# shell (fd 9). Waits for another run that holds it, saying which
+# processes hold it, at most LAB_LOCK_WAIT seconds (default 5400: a
+# kernel build on a loaded machine); then fails naming them. The lock
+# is flock(2)'s: it goes with the last process holding the file open, so
+# a lock file left by a killed run is no lock.
 lab_lock() {
+	local f="$LAB_CACHE/locks/$1" me=$BASHPID
 	mkdir -p "$LAB_CACHE/locks" || lab_die "cannot create $LAB_CACHE/locks"
-	exec 9>"$LAB_CACHE/locks/$1"
+	exec 9>"$f"
 	if ! flock -n 9; then
-		lab_log "waiting for another lab run ($1)"
-		flock 9 || lab_die "cannot lock $LAB_CACHE/locks/$1"
+		lab_log "waiting for another lab run ($1, held by $(lab_lock_holders "$f" "$me"))"
+		flock -w "${LAB_LOCK_WAIT:-5400}" 9 ||
+			lab_die "$f still locked after ${LAB_LOCK_WAIT:-5400} s by $(lab_lock_holders "$f" "$me")"
 	fi
+	# What a holder that was killed left unfinished (before its EXIT
+	# trap could remove it: a kernel build's is 1.5 GB): only the holder
+	# of NAME makes these, and that is now this run.
+	case $1 in
+	kernel) lab_clean_stale "$LAB_CACHE/kernel" '.build.*' '.new.*' ;;
+	guest) lab_clean_stale "$LAB_CACHE/guest" '.new.*' ;;
+	sysroot-*) lab_clean_stale "$LAB_CACHE/sysroot" ".new.${1#sysroot-}.*" ;;
+	esac
 }
 
+# lab_lock_holders FILE PID: the processes that have FILE open but PID
+# and the command substitution this runs in (this one's parent). A
+# subshell that closes fd 9 first, so that neither it nor what it runs is
+# among them.
+lab_lock_holders() (
+	exec 9>&-
+	local pid cmd out="" parent self=$BASHPID
+	parent=$(sed -n 's/^PPid:[[:space:]]*//p' "/proc/$self/status")
+	for pid in $(find /proc/[0-9]*/fd -maxdepth 1 -lname "$1" 2>/dev/null |
+		     cut -d/ -f3 | sort -un); do
+		[ "$pid" = "$2" ] || [ "$pid" = "$parent" ] && continue
+		cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | cut -c1-60) || continue
+		out="${out}${out:+, }pid $pid ($cmd)"
+	done
+	printf '%s' "${out:-no process we can see}"
+)
+
 lab_unlock() { exec 9>&-; }
+
+# lab_clean_stale DIR GLOB...: remove DIR's unfinished entries GLOB
+# (temporary directories of a run that was killed). Only under the lock
+# that guards them.
+lab_clean_stale() {
+	local dir=$1 g d
+	shift
+	for g in "$@"; do
+		for d in "$dir"/$g; do
+			[ -d "$d" ] || continue
+			lab_log "removing $d, left by a run that did not finish"
+			rm -rf "$d"
+		done
+	done
+}
 
 # lab_need_cmd CMD PACKAGE: fail with the package to install.
 lab_need_cmd() {

@@ -24,8 +24,12 @@
 # error goes to run.sh's standard error, after it ends. Kernel messages
 # never reach standard output: the console goes to a log (printed on
 # standard error when the guest fails). Exit status 125: the guest did
-# not report one (it crashed or hung; the reason is on standard error).
+# not report one (it crashed or hung), or run.sh could not start it (no
+# guest built, no qemu): the reason is on standard error's first line.
 . "$(dirname "$0")/lib.sh"
+# run.sh's own failures (no guest, no kernel, no qemu) are 125 as well,
+# never an exit status the command could have given.
+lab_die() { printf 'run.sh: %s\n' "$*" >&2; exit 125; }
 
 usage() { sed -n '2,/^\. /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-1}"; }
 

@@ -46,7 +46,7 @@ if [ -f "$root/.complete" ]; then
 fi
 debs=$(lab_fetch "${pkgs[@]}") || exit 1
 mkdir -p "$LAB_CACHE/sysroot"
-tmp=$(mktemp -d "$LAB_CACHE/sysroot/.new.XXXXXX")
+tmp=$(mktemp -d "$LAB_CACHE/sysroot/.new.$arch.XXXXXX")
 while read -r deb; do
 	dpkg-deb -x "$deb" "$tmp" || lab_die "dpkg-deb -x $deb failed"
 done <<<"$debs"

@@ -20,7 +20,7 @@ check "demo: clone" test -f "$TMP/clone/scripts/demo.sh"
 # deps.sh --runtime installs nothing when everything is there; the build
 # of the clone is most of the time.
 start=$(date +%s)
-timeout 900 make -C "$TMP/clone" -j2 demo >"$TMP/out" 2>&1	# a hang guard
+timeout 1200 make -C "$TMP/clone" -j2 demo >"$TMP/out" 2>&1	# a hang guard
 rc=$?
 secs=$(( $(date +%s) - start ))
 if [ "$rc" -eq 0 ]; then

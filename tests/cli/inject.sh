@@ -55,8 +55,10 @@ if perf record -q -o - -e cpu-clock -e page-faults -- bash -c work \
 	>pipe.data 2>/dev/null; then :; else rm -f pipe.data; fi
 
 # A JIT's /tmp/perf-PID.map (another process of the machine, in the -a
-# recording) changes between two perf script runs: its anonymous maps'
-# names are not the files' to compare.
+# recording: qemu-user's, say) changes between two perf script runs, and
+# perf script names an anonymous map by it only while it exists (else
+# [unknown] (//anon)): its anonymous maps' names are not the files' to
+# compare, in either form.
 unjit() {
 	sed -i -E 's#[^ ]+ \((/tmp/perf-[0-9]+\.map|//anon)\)$#(anon)#' "$1"
 }

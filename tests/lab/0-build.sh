@@ -12,6 +12,8 @@ if "$TOP/scripts/lab/build.sh" >"$TMP/build.out" 2>"$TMP/build.err"; then
 	[ -n "$hf" ] && [ -f "$(dirname "$hf")/build.log" ] &&
 		echo "# lab kernel: $(sed -n 2p "$(dirname "$hf")/build.log")"
 else
-	not_ok "lab-build: scripts/lab/build.sh failed"
+	# build.sh's last message of its own is the reason (lab_die's)
+	reason=$(grep '^lab: ' "$TMP/build.err" | tail -1)
+	not_ok "lab-build: scripts/lab/build.sh failed: ${reason:-$(grep . "$TMP/build.err" | tail -1)}"
 	grep -v 'gcc-12 \|^ar rcs' "$TMP/build.err" | tail -20 | sed 's/^/# /'
 fi

@@ -14,7 +14,7 @@ for arch in arm64 s390x; do
 		continue
 	fi
 	if ! out=$("$TOP/scripts/lab/cross-build.sh" "$arch" tests 2>"$TMP/$arch.build"); then
-		not_ok "cross-$arch: the build failed"
+		not_ok "cross-$arch: the build failed: $(grep -m1 -E 'error|lab: ' "$TMP/$arch.build" || tail -1 "$TMP/$arch.build")"
 		grep -v '^\(aarch64\|s390x\)-linux-gnu-gcc-12 \|^ar rcs' "$TMP/$arch.build" | tail -15 | sed 's/^/# /'
 		continue
 	fi
@@ -24,19 +24,21 @@ for arch in arm64 s390x; do
 		ok "cross-$arch: pmprof is a static $arch program" ||
 		not_ok "cross-$arch: pmprof is not static: $(file -b "$dir/pmprof")"
 	# The unit tests run from the tree (fixtures by relative path), with
-	# the host's tools (perf, cc) where a test calls them.
+	# the host's tools (perf, cc) where a test calls them; each may take
+	# an hour (a hang guard: emulated, test-badinput took over the
+	# default 10 minutes on a loaded machine).
 	(cd "$TOP" && BUILD=$(realpath --relative-to="$TOP" "$dir") \
-		UNIT_RUNNER="$qemu -L $root" QEMU_LD_PREFIX="$root" \
+		UNIT_RUNNER="$qemu -L $root" QEMU_LD_PREFIX="$root" UNIT_TIMEOUT=3600 \
 		tests/run.sh --unit-only) >"$TMP/$arch.out" 2>&1
 	while read -r status name count; do
 		case $status in
 		ok) ok "cross-$arch: $name $count" ;;
-		FAIL) not_ok "cross-$arch: $name"
+		FAIL) not_ok "cross-$arch: $name: $(awk -v n="$name" '$1 == "FAIL" && $2 == n { on = 1; next } on && /^(ok|FAIL) / { on = 0 } on && /FAILED|ERROR|Failure|Timeout|Segmentation|error/ { sub(/^ +/, ""); print; exit }' "$TMP/$arch.out")"
 		      awk -v n="$name" '$1 == "FAIL" && $2 == n { on = 1; next } on && /^(ok|FAIL) / { on = 0 } on' \
 			"$TMP/$arch.out" | tail -15 | sed 's/^/# /' ;;
 		esac
 	done < <(grep -E '^(ok  |FAIL) ' "$TMP/$arch.out")
 	tail -1 "$TMP/$arch.out" | sed "s/^/# cross-$arch: /"
 	grep -qE '^[0-9]+ passed, [0-9]+ failed' "$TMP/$arch.out" ||
-		{ not_ok "cross-$arch: the unit tests did not run"; tail -10 "$TMP/$arch.out" | sed 's/^/# /'; }
+		{ not_ok "cross-$arch: the unit tests did not run: $(tail -1 "$TMP/$arch.out")"; tail -10 "$TMP/$arch.out" | sed 's/^/# /'; }
 done

@@ -16,13 +16,15 @@
 #   - --hf-mode auto: the behavioural probe says present, and its answer
 #     is cached for the boot (a second record reads the cache);
 #   (perf 6.1 refuses files with 144-byte attrs, so it reads none of
-#   these; the auto runs use --per-thread: on a fresh boot Linux 6.1 has
-#   no perf_event state in new cgroups until a controller is enabled at
-#   the root, and the lab kernel has no controller to enable.)
+#   these.)
 #   - booted with perf_hf_sample=off (the kernel takes the 144 bytes and
 #     ignores them, as one with config4 in the slot would): auto detects
 #     that the periods do not alternate and falls back to burst, saying
-#     so; --hf-mode kernel refuses with the same reason.
+#     so; --hf-mode kernel refuses with the same reason. Burst mode wants
+#     the workload's cgroup, but on a fresh boot Linux 6.1 gives cgroups
+#     no perf_event state until a controller is first enabled at the
+#     root, and the lab kernel has none to enable: it records per thread
+#     instead and says why.
 . "$(dirname "$0")/guest.bash"
 lab_ready hf
 CC_ARM=aarch64-linux-gnu-gcc-12
@@ -31,7 +33,7 @@ P=20000 S=300 R=6
 mkdir -p "$TMP/bin"
 if ! "$CC_ARM" -static -O1 -Wall -Werror -o "$TMP/bin/attr-rules" "$TOP/tests/lab/attr-rules.c" \
 	>"$TMP/cc.log" 2>&1; then
-	not_ok "hf: cannot build attr-rules for arm64"
+	not_ok "hf: cannot build attr-rules for arm64: $(why "$TMP/cc.log")"
 	show "$TMP/cc.log"
 	exit 0
 fi
@@ -41,9 +43,9 @@ script_for() {	# the guest script; $1: kernel label
 cp /lab/add/attr-rules /tmp/ 2>/dev/null
 cd /tmp
 /lab/add/attr-rules >\$LAB_OUT/rules.txt 2>&1
-pmprof record --per-thread --hf-mode auto -e '{cycles/period=$P,hf-period=$S/,instructions}:uS' -o a.data -- workload -n 1000 >/dev/null 2>\$LAB_OUT/auto.err
+pmprof record --hf-mode auto -e '{cycles/period=$P,hf-period=$S/,instructions}:uS' -o a.data -- workload -n 1000 >/dev/null 2>\$LAB_OUT/auto.err
 echo \$? >\$LAB_OUT/auto.rc
-pmprof record --per-thread --hf-mode auto -e '{cycles/period=$P,hf-period=$S/,instructions}:uS' -o a2.data -- workload -n 100 >/dev/null 2>\$LAB_OUT/auto2.err
+pmprof record --hf-mode auto -e '{cycles/period=$P,hf-period=$S/,instructions}:uS' -o a2.data -- workload -n 100 >/dev/null 2>\$LAB_OUT/auto2.err
 cp /root/.cache/pmprof/hf-probe \$LAB_OUT/probe-cache 2>/dev/null
 pmprof record --hf-mode kernel -e '{cycles/period=$P,hf-period=$S/,instructions}:uS' -o k.data -- workload -n 1000 >/dev/null 2>\$LAB_OUT/kernel.err
 echo \$? >\$LAB_OUT/kernel.rc
@@ -83,20 +85,20 @@ check_files_eq "hf: the kernel's attr rules" "$TMP/rules.want" "$O/rules.txt"
 if [ "$(cat "$O/auto.rc" 2>/dev/null)" = 0 ] && grep -q '^pmprof record: hf mode kernel' "$O/auto.err"; then
 	ok "hf: --hf-mode auto picks kernel"
 else
-	not_ok "hf: --hf-mode auto picks kernel"
+	not_ok "hf: --hf-mode auto picks kernel: exit $(cat "$O/auto.rc" 2>/dev/null); $(why "$O/auto.err")"
 	show "$O/auto.err"
 fi
 if grep -q " 0 0 present the kernel alternates sample periods as asked" "$O/probe-cache" 2>/dev/null &&
    [ "$(wc -l <"$O/probe-cache")" = 1 ]; then
 	ok "hf: the probe's answer is cached for this boot: $(cut -d' ' -f4- "$O/probe-cache")"
 else
-	not_ok "hf: the probe's answer is cached for this boot"
+	not_ok "hf: the probe's answer is cached for this boot: $(why "$O/probe-cache")"
 	show "$O/probe-cache"
 fi
 if [ "$(cat "$O/kernel.rc" 2>/dev/null)" = 0 ]; then
 	ok "hf: --hf-mode kernel records"
 else
-	not_ok "hf: --hf-mode kernel records"
+	not_ok "hf: --hf-mode kernel records: exit $(cat "$O/kernel.rc" 2>/dev/null); $(why "$O/kernel.err")"
 	show "$O/kernel.err"
 fi
 read -r _ n _ bad _ lmin _ lmax _ smin _ smax <"$O/kernel.check" 2>/dev/null
@@ -104,7 +106,7 @@ if [ "${bad:-x}" = 0 ] && [ "$n" -gt 1000 ] && [ "$lmin" = $((P - S)) ] && [ "$l
    [ "$smin" = $S ] && [ "$smax" = $S ]; then
 	ok "hf: each of $n samples' periods as asked: $((P - S)) then $S in turn, exactly"
 else
-	not_ok "hf: every sample's period alternates exactly"
+	not_ok "hf: every sample's period alternates exactly: $(why "$O/kernel.check" "$O/kernel.err")"
 	show "$O/kernel.check"
 fi
 read -r _ n _ bad _ lmin _ lmax _ smin _ smax <"$O/rand.check" 2>/dev/null
@@ -113,7 +115,7 @@ if [ "${bad:-x}" = 0 ] && [ "$n" -gt 1000 ] && [ "$lmin" -ge $((P - S - half)) ]
    [ "$lmax" -le $((P - S + half - 1)) ] && [ "$lmin" -lt "$lmax" ] && [ "$smin" = $S ] && [ "$smax" = $S ]; then
 	ok "hf: hf-rand=$R: long parts in [$lmin, $lmax] within $((P - S)) +- $half, windows exactly $S ($n samples)"
 else
-	not_ok "hf: hf-rand=$R keeps the jitter in its range"
+	not_ok "hf: hf-rand=$R keeps the jitter in its range: $(why "$O/rand.check" "$O/rand.err")"
 	show "$O/rand.check"
 fi
 # cpu-clock: time between samples, 100 us and 900 us in turn; an hrtimer
@@ -124,7 +126,7 @@ clock=$(awk 'NR % 2 == 1 && ($1 < 95000 || $1 > 200000) { bad++; if (bad < 5) pr
 if grep -q '^intervals [0-9][0-9]* bad 0$' <<<"$clock" && [ "$(wc -l <"$O/clock.deltas")" -gt 20 ]; then
 	ok "hf: cpu-clock alternates 100 us and 900 us ($(tail -1 <<<"$clock"))"
 else
-	not_ok "hf: cpu-clock alternates its periods"
+	not_ok "hf: cpu-clock alternates its periods: $(tail -1 <<<"$clock"), $(wc -l <"$O/clock.deltas" 2>/dev/null || echo no) intervals; $(why "$O/clock.err")"
 	sed 's/^/# /' <<<"$clock"
 	show "$O/clock.err"
 fi
@@ -134,7 +136,7 @@ if [ -n "$used" ] && [ "$used" -gt 500 ] &&
    awk '$1 == "nops" || $1 == "int_divider_stalls" { n++; if ($5 != "1.00") bad++ } END { exit !(n == 2 && !bad) }' "$O/kernel.metrics"; then
 	ok "hf: pmprof metrics uses the kernel's windows: $line"
 else
-	not_ok "hf: pmprof metrics uses the kernel's windows"
+	not_ok "hf: pmprof metrics uses the kernel's windows: ${line:-no windows line}; $(why "$O/kernel.metrics")"
 	show "$O/kernel.metrics"
 fi
 
@@ -147,19 +149,27 @@ if [ "$(cat "$O/auto.rc" 2>/dev/null)" = 0 ] &&
    grep -q "hf mode: burst (the kernel takes 144-byte attrs but ignores hf_sample_period: every sample's period is 100000" "$O/auto.err"; then
 	ok "hf-off: --hf-mode auto sees the periods do not alternate and falls back to burst"
 else
-	not_ok "hf-off: --hf-mode auto falls back to burst"
+	not_ok "hf-off: --hf-mode auto falls back to burst: exit $(cat "$O/auto.rc" 2>/dev/null); $(why "$O/auto.err")"
+	show "$O/auto.err"
+fi
+if grep -q "burst: the workload's cgroup takes no perf events (perf_event_open: No such file or directory): this kernel gives cgroups none until a controller is first enabled in /sys/fs/cgroup/cgroup.subtree_control, and it has none to enable" "$O/auto.err" &&
+   grep -q "only its first thread is recorded, per thread without inherit" "$O/auto.err" &&
+   grep -q "hf mode burst, per thread, without inherit" "$O/auto.err"; then
+	ok "hf-off: burst without a cgroup controller to enable records per thread and says why"
+else
+	not_ok "hf-off: burst without a cgroup controller to enable falls back to per thread: $(grep -m1 'burst' "$O/auto.err" 2>/dev/null || why "$O/auto.err")"
 	show "$O/auto.err"
 fi
 if grep -q " 0 0 absent the kernel takes 144-byte attrs but ignores" "$O/probe-cache" 2>/dev/null; then
 	ok "hf-off: the probe's answer (absent) is cached for this boot"
 else
-	not_ok "hf-off: the probe's answer is cached"
+	not_ok "hf-off: the probe's answer is cached: $(why "$O/probe-cache")"
 	show "$O/probe-cache"
 fi
 if [ "$(cat "$O/kernel.rc" 2>/dev/null)" = 1 ] &&
    grep -q -- "--hf-mode kernel: the kernel takes 144-byte attrs but ignores hf_sample_period" "$O/kernel.err"; then
 	ok "hf-off: --hf-mode kernel refuses, saying why"
 else
-	not_ok "hf-off: --hf-mode kernel refuses"
+	not_ok "hf-off: --hf-mode kernel refuses: exit $(cat "$O/kernel.rc" 2>/dev/null); $(why "$O/kernel.err")"
 	show "$O/kernel.err"
 fi

@@ -55,6 +55,21 @@ size_t gelf_getnote(Elf_Data *data, size_t offset, GElf_Nhdr *result,
 	return real(data, offset, result, name_offset, desc_offset);
 }
 
+/*
+ * Counting needs libelf's own functions behind these, which only a
+ * shared libelf has: where it is linked in statically (the cross builds
+ * of scripts/lab/cross-build.sh: Debian ships libelf.a, and the linker
+ * takes no gelf_getshdr.o from it beside this file's), there is nothing
+ * to go on to and the tests skip, saying so.
+ */
+static int libelf_interposable(void)
+{
+	if (dlsym(RTLD_NEXT, "gelf_getshdr") && dlsym(RTLD_NEXT, "gelf_getnote"))
+		return 1;
+	print_message("libelf is linked in statically: its calls cannot be counted here\n");
+	return 0;
+}
+
 /* A gzip'ed regression file, inflated into memory by gzip(1). */
 static uint8_t *load_gz(const char *name, size_t *len)
 {
@@ -95,6 +110,12 @@ static void test_many_symtabs(void **state)
 	static const char *const names[] = { "f0", "f1", "f2", "f3" };
 
 	(void)state;
+	if (!libelf_interposable()) {
+		free(img);
+		pm_symtab__delete(funcs);
+		skip();
+		return;
+	}
 	assert_int_equal(n, 20005);
 	nr_getshdr = 0;
 	assert_int_equal(pm_elf_file__open(&f, "elf-20000-symtab", img, len,
@@ -125,6 +146,12 @@ static void test_many_notes(void **state)
 	uint8_t *img = load_gz("elf-20000-notes.gz", &len);
 
 	(void)state;
+	if (!libelf_interposable()) {
+		free(img);
+		pm_symtab__delete(funcs);
+		skip();
+		return;
+	}
 	nr_getnote = 0;
 	assert_int_equal(pm_elf_file__open(&f, "elf-20000-notes", img, len,
 					   funcs, NULL, &err), 0);
