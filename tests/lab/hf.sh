@@ -118,10 +118,13 @@ else
 	not_ok "hf: hf-rand=$R keeps the jitter in its range: $(why "$O/rand.check" "$O/rand.err")"
 	show "$O/rand.check"
 fi
-# cpu-clock: time between samples, 100 us and 900 us in turn; an hrtimer
-# may fire late (seen: 80 us, once in 250), never early
-clock=$(awk 'NR % 2 == 1 && ($1 < 95000 || $1 > 200000) { bad++; if (bad < 5) print "interval " NR ": " $1 }
-	NR % 2 == 0 && ($1 < 855000 || $1 > 1000000) { bad++; if (bad < 5) print "interval " NR ": " $1 }
+# cpu-clock: time between samples, 100 us and 900 us in turn. An hrtimer
+# never fires early but may fire late, by as much as the host's load
+# delays the guest (seen: 80 us and 122 us, once in 250): what shows the
+# alternation is that every short interval is short (under half the
+# long period) and every long one long, however late.
+clock=$(awk 'NR % 2 == 1 && ($1 < 95000 || $1 >= 450000) { bad++; if (bad < 5) print "interval " NR ": " $1 }
+	NR % 2 == 0 && ($1 < 855000 || $1 > 10000000) { bad++; if (bad < 5) print "interval " NR ": " $1 }
 	END { print "intervals " NR " bad " bad + 0 }' "$O/clock.deltas" 2>&1)
 if grep -q '^intervals [0-9][0-9]* bad 0$' <<<"$clock" && [ "$(wc -l <"$O/clock.deltas")" -gt 20 ]; then
 	ok "hf: cpu-clock alternates 100 us and 900 us ($(tail -1 <<<"$clock"))"
