@@ -112,6 +112,8 @@ enum {
 	PM_TABLE_OMIT_EMPTY  = 1 << 1,	/* text, JSON, HTML leave the table
 					   out when it has no rows (CSV and
 					   TSV keep its columns) */
+	PM_TABLE_WHOLE       = 1 << 2,	/* --top (pm_report__truncate) keeps
+					   every row: a whole picture (stacks) */
 };
 void pm_table__set_flags(struct pm_table *t, unsigned int flags);
 unsigned int pm_table__flags(const struct pm_table *t);
