@@ -25,6 +25,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING('s', "sort", &sort, "keys",
 			   "sort by keys: dso, sym, comm, pid, tid, cpu, pc (default dso,sym)"),
 		OPT_FORMAT(&c),
+		OPT_WEIGHT(&c),
 		OPT_TOP(&c),
 		OPT_DOUBLE(0, "percent-limit", &ho.percent_limit, "percent",
 			   "hide rows below this overhead"),
@@ -51,6 +52,7 @@ int cmd_report(int argc, const char **argv)
 	if (ho.percent_limit < 0 || ho.percent_limit > 100)
 		return pm_cli_errorf(PM_EXIT_USAGE, "--percent-limit", "takes 0 to 100");
 	c.ropts.no_header = c.ropts.no_comments = quiet;
+	ho.stacks = pm_cmd__wants_stacks(&c);
 	h = pm_hotspot__new(&ho);
 	status = pm_cmd__run(&c, &pm_hotspot_analysis, h);
 	pm_hotspot__delete(h);

@@ -52,6 +52,7 @@ struct pm_hotspot_opts {
 	bool children;			/* Children and Self from callchains */
 	bool group;			/* one table per group, a column per member */
 	double percent_limit;		/* leave out rows below this share */
+	bool stacks;			/* the "stacks" table too (stacks.h) */
 };
 
 struct pm_hotspot;
@@ -73,7 +74,9 @@ int pm_hotspot__record(struct pm_hotspot *h, struct pm_reader *r,
  * event_count; in JSON under "events"; CSV and TSV stack them with an
  * Event column first when there are several. Symbols are perf's "[.] main"
  * in the tables, "main" in JSON, which also has dso and symbol when they
- * are no sort key (null).
+ * are no sort key (null). With opts.stacks, a last table "stacks" holds
+ * every sample's call stack (pmprof/stacks.h), its Samples and Period
+ * columns adding up to the event tables' samples and event counts.
  */
 int pm_hotspot__finish(struct pm_hotspot *h, struct pm_reader *r,
 		       struct pm_report **out);

@@ -14,6 +14,7 @@
 #include "pmprof/error.h"
 #include "pmprof/hash.h"
 #include "pmprof/records.h"
+#include "pmprof/stacks.h"
 #include "pmprof/report.h"
 #include "pmprof/strbuf.h"
 #include "pmprof/util.h"
@@ -44,6 +45,7 @@ struct pm_hotspot {
 	uint64_t lost;
 	bool started;			/* over a session: the events known */
 	bool children_ignored;		/* --children without call chains */
+	struct pm_stacks *stacks;	/* opts.stacks */
 };
 
 static const struct pm_hotspot_opts default_opts;
@@ -58,6 +60,8 @@ struct pm_hotspot *pm_hotspot__new(const struct pm_hotspot_opts *opts)
 		h->opts.keys[1] = PM_HOT_SYM;
 		h->opts.nr_keys = 2;
 	}
+	if (h->opts.stacks)
+		h->stacks = pm_stacks__new();
 	return h;
 }
 
@@ -83,6 +87,7 @@ void pm_hotspot__delete(struct pm_hotspot *h)
 	free(h->hists);
 	free(h->ids);
 	pm_hash__release(&h->id_index);
+	pm_stacks__delete(h->stacks);
 	free(h);
 }
 
@@ -223,6 +228,9 @@ static void deliver(struct pm_hotspot *h, struct pm_session *s,
 	e->seq = h->seq;
 	hi->samples[slot]++;
 	hi->period[slot] += period;
+	if (h->stacks)
+		pm_stacks__add(h->stacks, pm_stacks__column(h->stacks, ev->idx,
+							     ev->name), period);
 	if (h->opts.children) {
 		const struct pm_addr_loc *chain;
 		size_t n = pm_session__callchain(s, &chain);
@@ -257,6 +265,8 @@ void pm_hotspot__add(struct pm_hotspot *h, struct pm_session *s,
 		h->unknown++;
 		return;
 	}
+	if (h->stacks)
+		pm_stacks__begin(h->stacks, s, ctx);
 	if (!(smp->sample_type & PM_SAMPLE_READ)) {
 		deliver(h, s, ctx, ctx->event, smp->period);
 		return;
@@ -483,6 +493,8 @@ int pm_hotspot__finish(struct pm_hotspot *h, struct pm_reader *r,
 		pm_report__add_table(rep, build_table(h, r, hi, name));
 		free(name);
 	}
+	if (h->stacks)
+		pm_report__add_table(rep, pm_stacks__table(h->stacks));
 	*out = rep;
 	return 0;
 }

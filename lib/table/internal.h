@@ -155,5 +155,6 @@ extern const struct pm_renderer pm_render_csv;
 extern const struct pm_renderer pm_render_tsv;
 extern const struct pm_renderer pm_render_json;
 extern const struct pm_renderer pm_render_html;
+extern const struct pm_renderer pm_render_folded;
 
 #endif

@@ -15,6 +15,8 @@
  *   total 1050: self main 500, work 300, leaf 200, unknown 50;
  *   children main 1000, work 500, leaf 200, unknown 50.
  *   A second event (task-clock), one sample of 70 in work.
+ *   Stacks (outermost first): main;work;leaf 2 samples 200, main;work 1
+ *   of 300 (and task-clock's 1 of 70), main 1 of 500, 0x100 1 of 50.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -303,6 +305,72 @@ static void test_percent_limit_and_top(void **state)
 	pm_report__delete(rep);
 }
 
+static char *folded(const struct pm_report *rep, const char *weight)
+{
+	struct pm_render_opts ro = { .sz = sizeof(ro), .weight = weight };
+	struct pm_error err = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	assert_int_equal(pm_report__check_render(rep, pm_renderer__find("folded"),
+						 &ro, &err), 0);
+	assert_int_equal(pm_report__render(rep, out, pm_renderer__find("folded"), &ro), 0);
+	fclose(out);
+	return text;
+}
+
+/* opts.stacks: the stacks table, and the folded format drawn from it. */
+static void test_stacks(void **state)
+{
+	struct pm_hotspot_opts o = { .sz = sizeof(o), .stacks = true };
+	struct pm_render_opts ro = { .sz = sizeof(ro), .weight = "cycles" };
+	struct pm_report *rep = report(&o);
+	const struct pm_table *t = pm_report__find_table(rep, "stacks");
+	struct pm_error err = { 0 };
+	char *text;
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(pm_report__nr_tables(rep), 3);	/* two events, stacks */
+	assert_int_equal(pm_table__nr_rows(t), 4);
+	assert_string_equal(str(t, 0, "stack"), "0x0000000000000100");
+	assert_string_equal(str(t, 3, "stack"), "main;work;leaf");
+	assert_int_equal(pm_table__get_u64(t, 2, col(t, "samples")), 2);
+	assert_int_equal(pm_table__get_u64(t, 2, col(t, "period")), 370);
+	assert_int_equal(pm_table__get_u64(t, 2, col(t, "task-clock")), 70);
+	text = folded(rep, NULL);
+	assert_string_equal(text, "0x0000000000000100 1\nmain 1\nmain;work 2\n"
+				  "main;work;leaf 2\n");
+	free(text);
+	text = folded(rep, "period");
+	assert_string_equal(text, "0x0000000000000100 50\nmain 500\nmain;work 370\n"
+				  "main;work;leaf 200\n");
+	free(text);
+	text = folded(rep, "cpu-clock");
+	assert_string_equal(text, "0x0000000000000100 50\nmain 500\nmain;work 300\n"
+				  "main;work;leaf 200\n");
+	free(text);
+	text = folded(rep, "task-clock");	/* stacks of weight 0 left out */
+	assert_string_equal(text, "main;work 70\n");
+	free(text);
+	assert_int_equal(pm_report__check_render(rep, pm_renderer__find("folded"),
+						 &ro, &err), -PM_EUSAGE);
+	assert_non_null(strstr(err.msg, "no event 'cycles'"));
+	/* --top trims the event tables, not the picture */
+	pm_report__truncate(rep, 1);
+	assert_int_equal(pm_table__nr_rows(pm_report__find_table(rep, "stacks")), 4);
+	pm_report__delete(rep);
+	/* without opts.stacks there is nothing to fold */
+	o.stacks = false;
+	rep = report(&o);
+	assert_null(pm_report__find_table(rep, "stacks"));
+	assert_int_equal(pm_report__check_render(rep, pm_renderer__find("folded"),
+						 NULL, &err), -PM_EUSAGE);
+	assert_non_null(strstr(err.msg, "keeps no call stacks"));
+	pm_report__delete(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_children),
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_percent_limit_and_top),
+		cmocka_unit_test(test_stacks),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
