@@ -23,6 +23,7 @@ static const struct cmd commands[] = {
 	{ "metrics", cmd_metrics, "per-function metrics (CPI, misses per kilo-instruction) from sample windows" },
 	{ "profileme", cmd_profileme, "Alpha ProfileMe status by symbol or instruction (DCPI style)" },
 	{ "mem", cmd_mem, "samples by data source: memory op, TLB, level, data object" },
+	{ "script", cmd_script, "every sample as perf script prints it" },
 	{ "sim", cmd_sim, "a modelled CPU through the kernel's sampling logic, with the truth" },
 	{ "info", cmd_info, "show the header, features and events of a recording" },
 	{ "dump", cmd_dump, "print every record, decoded" },
