@@ -20,7 +20,7 @@ DESTDIR  ?=
 BUILD    ?= build
 CC       ?= cc
 SAN      ?=
-PKGS     := libelf libdw libzstd jansson
+PKGS     := libelf libdw libzstd jansson libprotobuf-c zlib
 TEST_PKGS := cmocka
 # Cross builds (scripts/lab/cross-build.sh) set PKG_CONFIG to one that
 # looks in a sysroot, and STATIC=1: pmprof and the bench programs then
@@ -39,7 +39,7 @@ TEST_LIBS   := $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 WARNINGS := -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
-ALL_CFLAGS := -std=gnu11 $(WARNINGS) -Iinclude -Ilib -D_GNU_SOURCE \
+ALL_CFLAGS := -std=gnu11 $(WARNINGS) -Iinclude -Ilib -I$(BUILD)/gen -D_GNU_SOURCE \
               -DPMPROF_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 ifneq ($(SAN),)
 # "undefined" leaves out float-cast-overflow (a double past the integer it
@@ -59,6 +59,13 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz-*.c))
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+# Protocol buffers (pprof's profile.proto): protoc-c writes their C into
+# $(BUILD)/gen, included as "table/profile.pb-c.h", part of libpmprof.a.
+PROTOC_C  ?= protoc-c
+GEN       := $(BUILD)/gen
+PROTO_SRCS := $(sort $(wildcard lib/*/*.proto))
+PROTO_HDRS := $(PROTO_SRCS:lib/%.proto=$(GEN)/%.pb-c.h)
+PROTO_OBJS := $(PROTO_SRCS:lib/%.proto=$(GEN)/%.pb-c.o)
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 KIT_OBJS  := $(KIT_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
@@ -77,7 +84,17 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(LIBPMPROF): $(LIB_OBJS)
+$(GEN)/%.pb-c.c $(GEN)/%.pb-c.h: lib/%.proto
+	@mkdir -p $(GEN)
+	$(PROTOC_C) --proto_path=lib --c_out=$(GEN) $<
+
+$(GEN)/%.o: $(GEN)/%.c
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# Generated headers exist before anything that may include them compiles.
+$(LIB_OBJS) $(CLI_OBJS): | $(PROTO_HDRS)
+
+$(LIBPMPROF): $(LIB_OBJS) $(PROTO_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 

@@ -30,6 +30,9 @@ libdw-dev                runtime  libdw     DWARF
 libzstd-dev              runtime  libzstd   compressed perf.data records
 libjansson-dev           runtime  jansson   JSON input
 libiberty-dev            runtime  -         C++ symbol demangling
+libprotobuf-c-dev        runtime  libprotobuf-c  --format pprof: profile.proto messages
+protobuf-c-compiler      runtime  -         protoc-c: profile.proto compiled at build time
+zlib1g-dev               runtime  zlib      --format pprof: gzip
 linux-perf               runtime  -         perf: recording, reference output
 libcmocka-dev            test     cmocka    unit tests
 zstd                     test     -         compressed fixtures
@@ -53,6 +56,7 @@ man-db                   test     -         man page checks
 groff-base               test     -         man page checks
 python3                  test     -         perf script -s benchmark
 valgrind                 test     -         leak checks of the error exits of record
+golang-go                test     -         go tool pprof reads --format pprof
 '
 
 group=test check_only=0 list_only=0

@@ -111,7 +111,7 @@ int pm_cmd__parse(struct pm_cmd *c, int argc, const char **argv,
 		return PM_EXIT_USAGE;
 	if (!c->format)
 		c->format = pm_renderer__find("table");
-	if (c->ropts.weight && !c->format->needs_stacks)
+	if (c->ropts.weight && !(c->format->needs & PM_RENDER_NEEDS_STACKS))
 		return pm_cli_errorf(PM_EXIT_USAGE, "--weight",
 				     "only for a stack format (--format folded)");
 	if (nargs) {
@@ -141,9 +141,9 @@ bool pm_cmd__format_is(const struct pm_cmd *c, const char *const *names)
 	return false;
 }
 
-bool pm_cmd__wants_stacks(const struct pm_cmd *c)
+unsigned int pm_cmd__needs(const struct pm_cmd *c)
 {
-	return c->format && c->format->needs_stacks;
+	return c->format ? c->format->needs : 0;
 }
 
 int pm_cmd__render(const struct pm_cmd *c, const struct pm_report *rep)

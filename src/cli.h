@@ -81,7 +81,7 @@ struct pm_cmd {
 	OPT_U64(0, "top", &(c)->top, "n", "show the first N rows of each table")
 #define OPT_FORMAT(c) \
 	OPT_CALLBACK(0, "format", &(c)->format, "fmt", \
-		     "table, csv, tsv, json, html or folded", pm_cli_format_cb)
+		     "table, csv, tsv, json, html, folded or pprof", pm_cli_format_cb)
 /* What a stack weighs in the stack formats (folded). */
 #define OPT_WEIGHT(c) \
 	OPT_STRING(0, "weight", &(c)->ropts.weight, "samples|period|event", \
@@ -119,8 +119,8 @@ bool pm_cmd__format_is(const struct pm_cmd *c, const char *const *names);
  */
 int pm_cmd__run(struct pm_cmd *c, const struct pm_analysis *a, void *x);
 
-/* Does c's format draw call stacks (the analysis must keep them)? */
-bool pm_cmd__wants_stacks(const struct pm_cmd *c);
+/* What c's format needs the analysis to keep (PM_RENDER_NEEDS_*). */
+unsigned int pm_cmd__needs(const struct pm_cmd *c);
 
 /* Render a report to standard output in c's format: the exit status
  * (1 when the format cannot draw this report, e.g. folded without

@@ -52,7 +52,8 @@ int cmd_report(int argc, const char **argv)
 	if (ho.percent_limit < 0 || ho.percent_limit > 100)
 		return pm_cli_errorf(PM_EXIT_USAGE, "--percent-limit", "takes 0 to 100");
 	c.ropts.no_header = c.ropts.no_comments = quiet;
-	ho.stacks = pm_cmd__wants_stacks(&c);
+	ho.stacks = pm_cmd__needs(&c) & PM_RENDER_NEEDS_STACKS;
+	ho.profile = pm_cmd__needs(&c) & PM_RENDER_NEEDS_PROFILE;
 	h = pm_hotspot__new(&ho);
 	status = pm_cmd__run(&c, &pm_hotspot_analysis, h);
 	pm_hotspot__delete(h);

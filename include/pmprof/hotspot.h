@@ -53,6 +53,7 @@ struct pm_hotspot_opts {
 	bool group;			/* one table per group, a column per member */
 	double percent_limit;		/* leave out rows below this share */
 	bool stacks;			/* the "stacks" table too (stacks.h) */
+	bool profile;			/* the profile_* tables too (profile.h) */
 };
 
 struct pm_hotspot;
@@ -76,7 +77,8 @@ int pm_hotspot__record(struct pm_hotspot *h, struct pm_reader *r,
  * in the tables, "main" in JSON, which also has dso and symbol when they
  * are no sort key (null). With opts.stacks, a last table "stacks" holds
  * every sample's call stack (pmprof/stacks.h), its Samples and Period
- * columns adding up to the event tables' samples and event counts.
+ * columns adding up to the event tables' samples and event counts; with
+ * opts.profile the profile_* tables (pmprof/profile.h), alike.
  */
 int pm_hotspot__finish(struct pm_hotspot *h, struct pm_reader *r,
 		       struct pm_report **out);

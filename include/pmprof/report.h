@@ -23,6 +23,10 @@
  *         report's tables key.
  *   html  a standalone page: title, comments, notes, labelled summary
  *         items, and each table.
+ *   pprof  the report's profile_* tables (pmprof/profile.h) as pprof's
+ *         gzipped profile.proto: a sample type per value column (samples,
+ *         then each event), locations with mappings and functions, labels
+ *         process, thread, comm and cpu; nothing else.
  *   folded  the report's "stacks" table (pmprof/stacks.h) as flame
  *         graphs read it: "frame;frame;frame N" a line, N the stack's
  *         weight (opts.weight), stacks of weight 0 left out; nothing else.
@@ -131,13 +135,18 @@ struct pm_render_opts {
 	const char *weight;
 };
 
+enum {
+	PM_RENDER_NEEDS_STACKS  = 1 << 0,	/* a "stacks" table (stacks.h) */
+	PM_RENDER_NEEDS_PROFILE = 1 << 1,	/* the profile_* tables (profile.h) */
+};
+
 struct pm_renderer {
 	const char *name;	/* what --format takes */
 	const char *help;	/* a few words for --help */
 	int (*render)(const struct pm_report *rep, FILE *out,
 		      const struct pm_render_opts *opts);
-	/* Needs the analysis to keep stacks (a "stacks" table). */
-	bool needs_stacks;
+	/* What the analysis must keep for it (PM_RENDER_NEEDS_*). */
+	unsigned int needs;
 	/* Can rep be rendered with opts? 0, or -PM_EUSAGE with err saying
 	 * why (no stacks, an unknown weight). NULL: always. */
 	int (*check)(const struct pm_report *rep,

@@ -13,6 +13,7 @@
 #include "hotspot-int.h"
 #include "pmprof/error.h"
 #include "pmprof/hash.h"
+#include "pmprof/profile.h"
 #include "pmprof/records.h"
 #include "pmprof/stacks.h"
 #include "pmprof/report.h"
@@ -46,6 +47,7 @@ struct pm_hotspot {
 	bool started;			/* over a session: the events known */
 	bool children_ignored;		/* --children without call chains */
 	struct pm_stacks *stacks;	/* opts.stacks */
+	struct pm_profile *profile;	/* opts.profile */
 };
 
 static const struct pm_hotspot_opts default_opts;
@@ -62,6 +64,8 @@ struct pm_hotspot *pm_hotspot__new(const struct pm_hotspot_opts *opts)
 	}
 	if (h->opts.stacks)
 		h->stacks = pm_stacks__new();
+	if (h->opts.profile)
+		h->profile = pm_profile__new();
 	return h;
 }
 
@@ -88,6 +92,7 @@ void pm_hotspot__delete(struct pm_hotspot *h)
 	free(h->ids);
 	pm_hash__release(&h->id_index);
 	pm_stacks__delete(h->stacks);
+	pm_profile__delete(h->profile);
 	free(h);
 }
 
@@ -231,6 +236,9 @@ static void deliver(struct pm_hotspot *h, struct pm_session *s,
 	if (h->stacks)
 		pm_stacks__add(h->stacks, pm_stacks__column(h->stacks, ev->idx,
 							     ev->name), period);
+	if (h->profile)
+		pm_profile__add(h->profile, pm_profile__column(h->profile, ev->idx,
+							       ev->name), period);
 	if (h->opts.children) {
 		const struct pm_addr_loc *chain;
 		size_t n = pm_session__callchain(s, &chain);
@@ -267,6 +275,8 @@ void pm_hotspot__add(struct pm_hotspot *h, struct pm_session *s,
 	}
 	if (h->stacks)
 		pm_stacks__begin(h->stacks, s, ctx);
+	if (h->profile)
+		pm_profile__begin(h->profile, s, ctx);
 	if (!(smp->sample_type & PM_SAMPLE_READ)) {
 		deliver(h, s, ctx, ctx->event, smp->period);
 		return;
@@ -495,6 +505,8 @@ int pm_hotspot__finish(struct pm_hotspot *h, struct pm_reader *r,
 	}
 	if (h->stacks)
 		pm_report__add_table(rep, pm_stacks__table(h->stacks));
+	if (h->profile)
+		pm_profile__tables(h->profile, rep);
 	*out = rep;
 	return 0;
 }

@@ -156,5 +156,6 @@ extern const struct pm_renderer pm_render_tsv;
 extern const struct pm_renderer pm_render_json;
 extern const struct pm_renderer pm_render_html;
 extern const struct pm_renderer pm_render_folded;
+extern const struct pm_renderer pm_render_pprof;
 
 #endif

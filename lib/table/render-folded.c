@@ -81,6 +81,6 @@ const struct pm_renderer pm_render_folded = {
 	.name = "folded",
 	.help = "call stacks for flame graphs: frame;frame;frame N",
 	.render = folded_render,
-	.needs_stacks = true,
+	.needs = PM_RENDER_NEEDS_STACKS,
 	.check = folded_check,
 };

@@ -16,6 +16,7 @@ static const struct pm_renderer *const renderers[] = {
 	&pm_render_json,
 	&pm_render_html,
 	&pm_render_folded,
+	&pm_render_pprof,
 };
 
 const struct pm_renderer *pm_renderer__find(const char *name)

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <zlib.h>
 
 #include "fixture/kit.h"
 #include "pmprof/analysis.h"
@@ -35,6 +36,7 @@
 #include "pmprof/report.h"
 #include "pmprof/session.h"
 #include "pmprof/table.h"
+#include "table/profile.pb-c.h"
 
 #define BASE 0x555555554000ULL
 
@@ -371,6 +373,128 @@ static void test_stacks(void **state)
 	pm_report__delete(rep);
 }
 
+/* The pprof output, gunzipped and unpacked. */
+static Perftools__Profiles__Profile *pprof(const struct pm_report *rep)
+{
+	Perftools__Profiles__Profile *p;
+	char *gz = NULL;
+	size_t gzlen = 0, cap = 1 << 20;
+	uint8_t *raw = malloc(cap);
+	FILE *out = open_memstream(&gz, &gzlen);
+	z_stream z = { 0 };
+
+	assert_int_equal(pm_report__render(rep, out, pm_renderer__find("pprof"), NULL), 0);
+	fclose(out);
+	assert_true(gzlen > 18 && (uint8_t)gz[0] == 0x1f && (uint8_t)gz[1] == 0x8b);
+	assert_int_equal(inflateInit2(&z, 16 + MAX_WBITS), Z_OK);
+	z.next_in = (uint8_t *)gz;
+	z.avail_in = (uInt)gzlen;
+	z.next_out = raw;
+	z.avail_out = (uInt)cap;
+	assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+	p = perftools__profiles__profile__unpack(NULL, z.total_out, raw);
+	assert_non_null(p);
+	inflateEnd(&z);
+	free(raw);
+	free(gz);
+	return p;
+}
+
+static const char *pstr(const Perftools__Profiles__Profile *p, int64_t i)
+{
+	assert_true(i >= 0 && (size_t)i < p->n_string_table);
+	return p->string_table[i];
+}
+
+static const Perftools__Profiles__Location *
+ploc(const Perftools__Profiles__Profile *p, uint64_t id)
+{
+	for (size_t i = 0; i < p->n_location; i++)
+		if (p->location[i]->id == id)
+			return p->location[i];
+	fail_msg("no location %llu", (unsigned long long)id);
+	return NULL;
+}
+
+static const char *pfunc(const Perftools__Profiles__Profile *p, uint64_t loc)
+{
+	const Perftools__Profiles__Location *l = ploc(p, loc);
+
+	if (!l->n_line)
+		return NULL;
+	for (size_t i = 0; i < p->n_function; i++)
+		if (p->function[i]->id == l->line[0]->function_id)
+			return pstr(p, p->function[i]->name);
+	fail_msg("no function %llu", (unsigned long long)l->line[0]->function_id);
+	return NULL;
+}
+
+/* opts.profile: the pprof profile of the file comment's samples. */
+static void test_pprof(void **state)
+{
+	struct pm_hotspot_opts o = { .sz = sizeof(o), .profile = true };
+	struct pm_report *rep = report(&o);
+	Perftools__Profiles__Profile *p = pprof(rep);
+	int found = 0;
+
+	(void)state;
+	assert_string_equal(pstr(p, 0), "");
+	assert_int_equal(p->n_sample_type, 3);
+	assert_string_equal(pstr(p, p->sample_type[0]->type), "samples");
+	assert_string_equal(pstr(p, p->sample_type[1]->type), "cpu-clock");
+	assert_string_equal(pstr(p, p->sample_type[2]->type), "task-clock");
+	assert_string_equal(pstr(p, p->default_sample_type), "cpu-clock");
+	/* leaf twice (two addresses), work (both events: one key), main,
+	 * the unknown address */
+	assert_int_equal(p->n_sample, 5);
+	for (size_t i = 0; i < p->n_sample; i++) {
+		const Perftools__Profiles__Sample *s = p->sample[i];
+		const char *leaf = pfunc(p, s->location_id[0]);
+		int64_t pid = -1, cpu = -1;
+
+		assert_int_equal(s->n_value, 3);
+		for (size_t k = 0; k < s->n_label; k++) {
+			if (!strcmp(pstr(p, s->label[k]->key), "process"))
+				pid = s->label[k]->num;
+			if (!strcmp(pstr(p, s->label[k]->key), "cpu"))
+				cpu = s->label[k]->num;
+		}
+		if (leaf && !strcmp(leaf, "work")) {
+			found++;
+			assert_int_equal(s->n_location_id, 2);
+			assert_string_equal(pfunc(p, s->location_id[1]), "main");
+			assert_int_equal(s->value[0], 2);
+			assert_int_equal(s->value[1], 300);
+			assert_int_equal(s->value[2], 70);
+			assert_int_equal(pid, 100);
+			assert_int_equal(cpu, 0);
+		} else if (leaf && !strcmp(leaf, "main")) {
+			found++;
+			assert_int_equal(s->value[1], 500);
+			assert_int_equal(pid, 200);
+			assert_int_equal(cpu, 1);
+		} else if (!leaf) {
+			found++;
+			assert_int_equal(ploc(p, s->location_id[0])->address, 0x100);
+			assert_int_equal(ploc(p, s->location_id[0])->mapping_id, 0);
+			assert_int_equal(s->value[1], 50);
+		} else {
+			assert_string_equal(leaf, "leaf");
+			assert_int_equal(s->n_location_id, 3);
+			assert_int_equal(s->value[1], 100);
+		}
+	}
+	assert_int_equal(found, 3);
+	/* prog in two processes: a mapping each, both the file */
+	assert_int_equal(p->n_mapping, 2);
+	assert_string_equal(pstr(p, p->mapping[0]->filename), prog);
+	assert_int_equal(p->mapping[0]->memory_start, BASE + 0x1000);
+	assert_int_equal(p->mapping[0]->memory_limit, BASE + 0x2000);
+	assert_int_equal(p->mapping[0]->file_offset, 0x1000);
+	perftools__profiles__profile__free_unpacked(p, NULL);
+	pm_report__delete(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_percent_limit_and_top),
 		cmocka_unit_test(test_stacks),
+		cmocka_unit_test(test_pprof),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
