@@ -66,6 +66,10 @@ GEN       := $(BUILD)/gen
 PROTO_SRCS := $(sort $(wildcard lib/*/*.proto))
 PROTO_HDRS := $(PROTO_SRCS:lib/%.proto=$(GEN)/%.pb-c.h)
 PROTO_OBJS := $(PROTO_SRCS:lib/%.proto=$(GEN)/%.pb-c.o)
+# Assets the library writes out whole (the HTML report's script and style):
+# each a C string made by scripts/embed.sh.
+ASSET_SRCS := $(sort $(wildcard lib/*/*.js lib/*/*.css))
+ASSET_OBJS := $(ASSET_SRCS:lib/%=$(GEN)/%.o)
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 KIT_OBJS  := $(KIT_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
@@ -88,13 +92,21 @@ $(GEN)/%.pb-c.c $(GEN)/%.pb-c.h: lib/%.proto
 	@mkdir -p $(GEN)
 	$(PROTOC_C) --proto_path=lib --c_out=$(GEN) $<
 
+$(GEN)/%.js.c: lib/%.js scripts/embed.sh
+	@mkdir -p $(dir $@)
+	scripts/embed.sh $< >$@
+
+$(GEN)/%.css.c: lib/%.css scripts/embed.sh
+	@mkdir -p $(dir $@)
+	scripts/embed.sh $< >$@
+
 $(GEN)/%.o: $(GEN)/%.c
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 # Generated headers exist before anything that may include them compiles.
 $(LIB_OBJS) $(CLI_OBJS): | $(PROTO_HDRS)
 
-$(LIBPMPROF): $(LIB_OBJS) $(PROTO_OBJS)
+$(LIBPMPROF): $(LIB_OBJS) $(PROTO_OBJS) $(ASSET_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 

@@ -57,6 +57,7 @@ groff-base               test     -         man page checks
 python3                  test     -         perf script -s benchmark
 valgrind                 test     -         leak checks of the error exits of record
 golang-go                test     -         go tool pprof reads --format pprof
+chromium                 test     -         headless: the flame graph of --format html
 '
 
 group=test check_only=0 list_only=0

@@ -373,6 +373,30 @@ static void test_stacks(void **state)
 	pm_report__delete(rep);
 }
 
+/* HTML with stacks: the stacks as the page script's JSON, not as a table. */
+static void test_html_stacks(void **state)
+{
+	struct pm_hotspot_opts o = { .sz = sizeof(o), .stacks = true };
+	struct pm_report *rep = report(&o);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	(void)state;
+	assert_int_equal(pm_report__render(rep, out, pm_renderer__find("html"), NULL), 0);
+	fclose(out);
+	assert_non_null(strstr(text, "{\"columns\":[\"samples\",\"period\",\"cpu-clock\","
+				     "\"task-clock\"],\n\"stacks\":["));
+	assert_non_null(strstr(text, "\n[\"main;work\",[2,370,300,70]]"));
+	assert_non_null(strstr(text, "\n[\"0x0000000000000100\",[1,50,50,0]]"));
+	assert_non_null(strstr(text, "<div id=\"pm-fg\"></div>"));
+	assert_non_null(strstr(text, "<table class=\"pm-sortable\">"));
+	assert_null(strstr(text, "<th>Stack</th>"));
+	assert_null(strstr(text, " src="));
+	free(text);
+	pm_report__delete(rep);
+}
+
 /* The pprof output, gunzipped and unpacked. */
 static Perftools__Profiles__Profile *pprof(const struct pm_report *rep)
 {
@@ -505,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_percent_limit_and_top),
 		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_pprof),
+		cmocka_unit_test(test_html_stacks),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
