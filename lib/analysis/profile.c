@@ -35,7 +35,9 @@ struct pm_profile {
 	struct ploc *loc;		/* by location index */
 	size_t alloc_loc;
 	const struct pm_map **map;	/* by mapping index */
-	size_t alloc_map;
+	uint64_t *map_samples;		/* samples whose leaf is in it */
+	size_t alloc_map, alloc_map_samples;
+	size_t cur_leaf_map;		/* the current sample's mapping id */
 	struct pfunc *func;		/* by function index */
 	size_t alloc_func;
 	uint64_t *cur_words;
@@ -59,6 +61,7 @@ void pm_profile__delete(struct pm_profile *p)
 	wtab__release(&p->funcs);
 	free(p->loc);
 	free(p->map);
+	free(p->map_samples);
 	free(p->func);
 	free(p->cur_words);
 	free(p);
@@ -133,6 +136,7 @@ void pm_profile__begin(struct pm_profile *p, struct pm_session *s,
 		push(p, location_id(p, &chain[i]));
 	if (!n)
 		push(p, location_id(p, &ctx->ip));
+	p->cur_leaf_map = p->loc[p->cur_words[0] - 1].mapping;
 	/* the labels, after the locations: ids are never 0, so the two
 	 * runs cannot be mistaken for each other */
 	push(p, 0);
@@ -146,8 +150,45 @@ void pm_profile__begin(struct pm_profile *p, struct pm_session *s,
 
 void pm_profile__add(struct pm_profile *p, size_t col, uint64_t period)
 {
-	if (p->has_cur)
-		wtab__add(&p->samples, p->cur, col, period);
+	if (!p->has_cur)
+		return;
+	wtab__add(&p->samples, p->cur, col, period);
+	if (p->cur_leaf_map) {
+		size_t m = p->cur_leaf_map - 1;
+
+		if (m >= p->alloc_map_samples) {
+			size_t n = PM_MAX(2 * p->alloc_map_samples, m + 16);
+
+			p->map_samples = pm_reallocarray(p->map_samples, n, sizeof(uint64_t));
+			memset(p->map_samples + p->alloc_map_samples, 0,
+			       (n - p->alloc_map_samples) * sizeof(uint64_t));
+			p->alloc_map_samples = n;
+		}
+		p->map_samples[m]++;
+	}
+}
+
+/*
+ * pprof takes the first mapping for the main binary: the one most samples
+ * land in goes first, the others keep their order. first: its index.
+ */
+static uint64_t mapping_order(uint64_t id, size_t first)
+{
+	if (!id)
+		return 0;
+	if (id == first + 1)
+		return 1;
+	return id <= first ? id + 1 : id;
+}
+
+static size_t busiest_mapping(const struct pm_profile *p)
+{
+	size_t best = 0;
+
+	for (size_t i = 0; i < p->maps.nr && i < p->alloc_map_samples; i++)
+		if (p->map_samples[i] > p->map_samples[best])
+			best = i;
+	return best;
 }
 
 /* ---- tables ---- */
@@ -196,7 +237,7 @@ static struct pm_table *samples_table(const struct pm_profile *p)
 	return t;
 }
 
-static struct pm_table *locations_table(const struct pm_profile *p)
+static struct pm_table *locations_table(const struct pm_profile *p, size_t first)
 {
 	struct pm_table *t = named("profile_locations");
 
@@ -211,7 +252,7 @@ static struct pm_table *locations_table(const struct pm_profile *p)
 		size_t row = pm_table__add_row(t);
 
 		pm_table__set_u64(t, row, 0, i + 1);
-		pm_table__set_u64(t, row, 1, l->mapping);
+		pm_table__set_u64(t, row, 1, mapping_order(l->mapping, first));
 		pm_table__set_u64(t, row, 2, wtab__words(&p->locs, i)[1]);
 		pm_table__set_u64(t, row, 3, l->function);
 		pm_table__set_u64(t, row, 4, l->dso && l->sym &&
@@ -221,7 +262,7 @@ static struct pm_table *locations_table(const struct pm_profile *p)
 	return t;
 }
 
-static struct pm_table *mappings_table(const struct pm_profile *p)
+static struct pm_table *mappings_table(const struct pm_profile *p, size_t first)
 {
 	struct pm_table *t = named("profile_mappings");
 
@@ -231,7 +272,9 @@ static struct pm_table *mappings_table(const struct pm_profile *p)
 	pm_table__add_col(t, "Offset", "offset", PM_COL_HEX);
 	pm_table__add_col(t, "File", "file", PM_COL_STRING);
 	pm_table__add_col(t, "Build ID", "build_id", PM_COL_STRING);
-	for (size_t i = 0; i < p->maps.nr; i++) {
+	for (size_t k = 0; k < p->maps.nr; k++) {
+		/* the k-th in pprof's order */
+		size_t i = k == 0 ? first : k <= first ? k - 1 : k;
 		const struct pm_map *m = p->map[i];
 		const uint8_t *id;
 		size_t n = pm_dso__build_id(m->dso, &id), row = pm_table__add_row(t);
@@ -239,7 +282,7 @@ static struct pm_table *mappings_table(const struct pm_profile *p)
 
 		if (n && n <= 64)
 			pm_build_id__hex(id, n, hex);
-		pm_table__set_u64(t, row, 0, i + 1);
+		pm_table__set_u64(t, row, 0, k + 1);
 		pm_table__set_u64(t, row, 1, m->start);
 		pm_table__set_u64(t, row, 2, m->end);
 		pm_table__set_u64(t, row, 3, m->pgoff);
@@ -277,7 +320,9 @@ static struct pm_table *functions_table(const struct pm_profile *p)
 void pm_profile__tables(struct pm_profile *p, struct pm_report *rep)
 {
 	pm_report__add_table(rep, samples_table(p));
-	pm_report__add_table(rep, locations_table(p));
-	pm_report__add_table(rep, mappings_table(p));
+	size_t first = busiest_mapping(p);
+
+	pm_report__add_table(rep, locations_table(p, first));
+	pm_report__add_table(rep, mappings_table(p, first));
 	pm_report__add_table(rep, functions_table(p));
 }
