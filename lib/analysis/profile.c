@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmprof/hash.h"
 #include "pmprof/profile.h"
 #include "pmprof/report.h"
 #include "pmprof/strbuf.h"
@@ -16,6 +17,8 @@
 #include "pmprof/table.h"
 #include "pmprof/util.h"
 #include "weights-int.h"
+
+#define LOC_CACHE 4096	/* a power of two */
 
 struct ploc {
 	const struct pm_map *map;
@@ -44,6 +47,12 @@ struct pm_profile {
 	size_t nr_cur, alloc_cur;
 	size_t cur;
 	bool has_cur;
+	/* the last location of each address slot: samples repeat their
+	 * frames, and this spares most of them a hash lookup */
+	struct {
+		const struct pm_map *map;
+		uint64_t ip, id;
+	} recent[LOC_CACHE];
 };
 
 struct pm_profile *pm_profile__new(void)
@@ -105,7 +114,16 @@ static uint64_t function_id(struct pm_profile *p, const struct pm_addr_loc *l)
 static uint64_t location_id(struct pm_profile *p, const struct pm_addr_loc *l)
 {
 	uint64_t w[2] = { (uintptr_t)l->map, l->ip };
-	size_t n = p->locs.nr, i = wtab__find(&p->locs, w, 2);
+	size_t slot = (size_t)(pm_hash64(l->ip ^ (uintptr_t)l->map) & (LOC_CACHE - 1));
+	size_t n = p->locs.nr, i;
+
+	if (p->recent[slot].id && p->recent[slot].ip == l->ip &&
+	    p->recent[slot].map == l->map)
+		return p->recent[slot].id;
+	i = wtab__find(&p->locs, w, 2);
+	p->recent[slot].map = l->map;
+	p->recent[slot].ip = l->ip;
+	p->recent[slot].id = i + 1;
 
 	if (i == n) {
 		PM_GROW(p->loc, p->alloc_loc, i + 1);
@@ -118,9 +136,9 @@ static uint64_t location_id(struct pm_profile *p, const struct pm_addr_loc *l)
 	return i + 1;
 }
 
+/* Room reserved by the caller (begin). */
 static void push(struct pm_profile *p, uint64_t w)
 {
-	PM_GROW(p->cur_words, p->alloc_cur, p->nr_cur + 1);
 	p->cur_words[p->nr_cur++] = w;
 }
 
@@ -132,6 +150,7 @@ void pm_profile__begin(struct pm_profile *p, struct pm_session *s,
 	size_t n = pm_session__callchain(s, &chain);
 
 	p->nr_cur = 0;
+	PM_GROW(p->cur_words, p->alloc_cur, n + 6);
 	for (size_t i = 0; i < n; i++)
 		push(p, location_id(p, &chain[i]));
 	if (!n)

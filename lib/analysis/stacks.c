@@ -42,10 +42,10 @@ size_t pm_stacks__column(struct pm_stacks *st, int id, const char *name)
 	return wtab__column(&st->w, id, name);
 }
 
+/* Room reserved by the caller (begin). */
 static void push_frame(struct pm_stacks *st, const struct pm_addr_loc *loc,
 		       uint64_t unknown_addr)
 {
-	PM_GROW(st->cur_words, st->alloc_cur, st->nr_cur + 2);
 	st->cur_words[st->nr_cur++] = (uintptr_t)loc->sym;
 	st->cur_words[st->nr_cur++] = loc->sym ? 0 : unknown_addr;
 }
@@ -57,6 +57,7 @@ void pm_stacks__begin(struct pm_stacks *st, struct pm_session *s,
 	size_t n = pm_session__callchain(s, &chain);
 
 	st->nr_cur = 0;
+	PM_GROW(st->cur_words, st->alloc_cur, 2 * n + 2);
 	for (size_t i = 0; i < n; i++) {
 		/* The sampled address is the report's self row: its file
 		 * offset where unresolved; callers by their address. */

@@ -48,11 +48,18 @@ static uint64_t key_hash(const void *arg, size_t i)
 	return ((const struct wkey *)arg)[i].hash;
 }
 
+/* Keys are a few words: a loop beats a call to memcmp. */
 static bool same_key(const struct wtab *w, const struct wkey *k, uint64_t hv,
 		     const uint64_t *words, size_t n)
 {
-	return k->hash == hv && k->nr == n &&
-	       !memcmp(w->words + k->first, words, n * sizeof(*words));
+	const uint64_t *v = w->words + k->first;
+
+	if (k->hash != hv || k->nr != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] != words[i])
+			return false;
+	return true;
 }
 
 size_t wtab__find(struct wtab *w, const uint64_t *words, size_t n)

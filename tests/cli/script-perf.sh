@@ -55,11 +55,25 @@ rec flat -e cpu-clock -e page-faults -- "$prog" single && {
 	same flat
 	while read -r f; do same flat -F "$f"; done <<<"$fields"
 }
+# system-wide, for the cpu field: only report-prog's samples count (what
+# else ran on the machine is none of this test's business)
+same_own() {	# same_own NAME [script options]: same, report-prog's lines
+	local name=$1; shift
+	perf script -i "$name.data" "$@" 2>/dev/null | awk '$1 == "report-prog"' >"$name.perf"
+	"$PMPROF" script -i "$name.data" "$@" 2>"$name.pmerr" |
+		awk '$1 == "report-prog"' >"$name.pm"
+	if [ ! -s "$name.perf" ]; then
+		not_ok "$name $*: no report-prog sample in perf script's output"
+	else
+		check_files_eq "$name ${*:-(default fields)}: report-prog's $(wc -l <"$name.perf") lines equal perf script's" \
+			"$name.perf" "$name.pm"
+	fi
+}
 if [ "$(id -u)" = 0 ]; then
 	rec syswide -a -e cpu-clock -- "$prog" single && {
-		same syswide
-		same syswide -F pid,cpu,ip,dso
-		same syswide -F -sym,-symoff,-dso
+		same_own syswide
+		same_own syswide -F comm,pid,cpu,ip,dso
+		same_own syswide -F -sym,-symoff,-dso
 	}
 fi
 # a pipe: the events come as records, before their samples
