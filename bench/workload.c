@@ -21,6 +21,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -591,15 +592,23 @@ static int bad_arg(const char *what, const char *arg)
 	return 1;
 }
 
-/* Exec a copy of ourselves with the same arguments minus --fork/-f. */
+/*
+ * Exec a copy of ourselves with the same arguments minus --fork/-f. By
+ * the executable's real path, not /proc/self/exe: the kernel names a
+ * process after the basename of the path it execs, and the child must be
+ * "workload" as its parent is, not "exe".
+ */
 static pid_t spawn_child(int argc, char **argv)
 {
 	char **args = calloc((size_t)argc + 1, sizeof(*args));
+	char self[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	pid_t pid;
 	int n = 0;
 
 	if (!args)
 		return -1;
+	self[len > 0 ? len : 0] = '\0';
 	for (int i = 0; i < argc; i++)
 		if (i == 0 || (strcmp(argv[i], "--fork") && strcmp(argv[i], "-f")))
 			args[n++] = argv[i];
@@ -607,7 +616,8 @@ static pid_t spawn_child(int argc, char **argv)
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
-		execv("/proc/self/exe", args);
+		if (self[0])
+			execv(self, args);
 		execvp(argv[0], args);
 		perror("workload: exec");
 		_exit(127);

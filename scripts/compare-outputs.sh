@@ -190,13 +190,17 @@ MEM_V=("text|" "csv|--format csv" "tsv|--format tsv" "json|--format json"
 	"level-csv|--sort level --format csv" "op|--sort op")
 INFO_V=("text|" "json|--format json")
 DUMP_V=("text|" "json|--format json" "stats|--stats" "hex|--hex" "quiet|-q")
+ANNOTATE_V=("text|--top 2" "json|--top 2 --format json" "csv|--top 2 --format csv"
+	"tsv|--top 1 --format tsv" "nosrc|--top 1 --no-source")
+ANNOTATE_V=("text|--top 2" "json|--top 2 --format json" "csv|--top 2 --format csv"
+	"tsv|--top 1 --format tsv" "nosrc|--top 1 --no-source")
 
 run_reading() {
 	local entry input extra v label opts cmd tag
 	for entry in "${INPUTS[@]}"; do
 		input=${entry%%|*} extra=${entry#*|}
 		tag=${input//\//-}
-		for cmd in report metrics profileme mem info dump; do
+		for cmd in report metrics profileme mem info dump annotate; do
 			local -n variants="${cmd^^}_V"
 			for v in "${variants[@]}"; do
 				label=${v%%|*} opts=${v#*|}
@@ -233,6 +237,8 @@ run_usage() {
 	run_case usage-mem-sort "$BIN" mem -i "$f" --sort nosuch
 	run_case usage-info-format "$BIN" info -i "$f" --format csv
 	run_case usage-dump-format "$BIN" dump -i "$f" --format tsv
+	run_case usage-annotate-two "$BIN" annotate -i "$f" a b
+	run_case usage-annotate-mode "$BIN" annotate -i "$f" --mode sometimes
 	run_case usage-inject-order "$BIN" inject -i "$f" -o "$SCRATCH/x.data" --byte-order middle
 	run_case usage-sim-model "$BIN" sim
 	run_case usage-sim-noevent "$BIN" sim resonant
@@ -242,7 +248,7 @@ run_usage() {
 	run_case usage-version "$BIN" --version
 	run_case usage-help "$BIN" --help
 	local c
-	for c in record report metrics profileme mem sim info dump inject list; do
+	for c in record report metrics profileme mem sim info dump inject list annotate; do
 		run_case "help-$c" "$BIN" $c --help
 	done
 	# list: fixture PMU trees (the same on any machine) and this one's

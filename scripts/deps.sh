@@ -34,6 +34,7 @@ libprotobuf-c-dev        runtime  libprotobuf-c  --format pprof: profile.proto m
 protobuf-c-compiler      runtime  -         protoc-c: profile.proto compiled at build time
 zlib1g-dev               runtime  zlib      --format pprof: gzip
 linux-perf               runtime  -         perf: recording, reference output
+binutils-multiarch       runtime  -         annotate: objdump that reads every architecture (Alpha too)
 libcmocka-dev            test     cmocka    unit tests
 zstd                     test     -         compressed fixtures
 clang                    test     -         libFuzzer and sanitizer builds

@@ -302,34 +302,10 @@ static const struct layout layouts[] = {
 	{ PM_RECORD_HEADER_FEATURE, NULL, header_feature_fields },
 };
 
-/* Room for any decoded record: the largest of the views. */
-union any_rec {
-	struct pm_rec_mmap mmap;
-	struct pm_rec_comm comm;
-	struct pm_rec_task task;
-	struct pm_rec_lost lost;
-	struct pm_rec_lost_samples lost_samples;
-	struct pm_rec_throttle throttle;
-	struct pm_rec_read read;
-	struct pm_rec_aux aux;
-	struct pm_rec_itrace_start itrace_start;
-	struct pm_rec_switch sw;
-	struct pm_rec_namespaces namespaces;
-	struct pm_rec_ksymbol ksymbol;
-	struct pm_rec_bpf_event bpf_event;
-	struct pm_rec_cgroup cgroup;
-	struct pm_rec_text_poke text_poke;
-	struct pm_rec_aux_output_hw_id aux_output_hw_id;
-	struct pm_rec_id_index id_index;
-	struct pm_rec_auxtrace auxtrace;
-	struct pm_rec_time_conv time_conv;
-	struct pm_rec_compressed compressed;
-};
-
 int dump_record_fields(struct out *o, struct pm_reader *r,
 		       const struct pm_record *rec, struct pm_error *err)
 {
-	union any_rec v;
+	union pm_rec_any v;
 	size_t i;
 
 	for (i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {

@@ -21,6 +21,7 @@ static const struct cmd commands[] = {
 	{ "record", cmd_record, "record a workload or the system into perf.data" },
 	{ "report", cmd_report, "the hotspot profile: samples by symbol, DSO, thread" },
 	{ "metrics", cmd_metrics, "per-function metrics (CPI, misses per kilo-instruction) from sample windows" },
+	{ "annotate", cmd_annotate, "a function's disassembly and source with samples per instruction" },
 	{ "profileme", cmd_profileme, "Alpha ProfileMe status by symbol or instruction (DCPI style)" },
 	{ "mem", cmd_mem, "samples by data source: memory op, TLB, level, data object" },
 	{ "script", cmd_script, "every sample as perf script prints it" },

@@ -120,10 +120,14 @@ enum pm_read_format_bits {
 	PM_FORMAT_ID                 = 1 << 2,
 	PM_FORMAT_GROUP              = 1 << 3,
 	PM_FORMAT_LOST               = 1 << 4,
+	PM_FORMAT_MAX_BIT            = 5,
 };
 
-/* branch_sample_type bit that adds hw_idx to BRANCH_STACK */
+/* branch_sample_type bits that add to BRANCH_STACK: hw_idx before the
+ * entries, a u64 of counters per entry after them (Linux 6.8) */
 #define PM_BRANCH_HW_INDEX (1ULL << 17)
+#define PM_BRANCH_COUNTERS (1ULL << 19)
+#define PM_BRANCH_MAX_BIT  20
 
 /* perf_event_attr flag bits, in the little-endian (canonical) layout */
 enum pm_attr_flag_bits {

@@ -82,6 +82,19 @@ int pm_attr__decode(struct pm_attr *attr, const void *buf, size_t len,
 		    bool big_endian, struct pm_error *err);
 
 /*
+ * Whether the records of an event with this attr can be parsed: every
+ * sample_type and read_format bit is one the kernel ABI defines (perf
+ * 6.1 and Linux 6.18 define the same: sample_type bits 0-24, read_format
+ * 0-4), and with BRANCH_STACK so is every branch_sample_type bit (0-19).
+ * A bit beyond those would add fields of unknown size to every sample and
+ * record trailer, so the file is refused rather than misread: -PM_EFORMAT
+ * at attr_offset plus the field's offset, the message naming `what` (the
+ * attr's place, "attr 2"), the event as its attr names it and the bit.
+ */
+int pm_attr__check_abi(const struct pm_attr *attr, const char *what,
+		       uint64_t attr_offset, struct pm_error *err);
+
+/*
  * Encode into `size` bytes (any size from 64; bytes beyond 144 are zero)
  * in the given byte order. attr->size is not consulted: the caller picks
  * the on-disk size and the size field written is `size`.

@@ -80,6 +80,11 @@ struct pm_evspec_event {
 	bool tracepoint;
 	bool tracking_dummy;	/* the side-band event record -D adds */
 	bool exclude_GH;	/* a G or H modifier was given (perf's evsel flag) */
+	/* An :S group event whose inherit perf 6.1 clears (the kernel took
+	 * inherit with PERF_SAMPLE_READ only from Linux 6.12, with TID): a
+	 * recorder may set it again where the kernel takes it, as perf 6.12
+	 * and later do, so that a workload's children are counted too. */
+	bool inherit_read;
 	unsigned int terms;	/* enum pm_evspec_term_bits */
 	uint64_t term_period, term_freq;
 	enum pm_callgraph_mode callgraph;
@@ -163,7 +168,8 @@ struct pm_record_defaults {
  *  - period: the period/freq terms win, then -c, then -F / 4000 Hz;
  *    a period term clears PERIOD, a freq term sets it;
  *  - read_format ID|LOST; :S: READ and ID, GROUP for groups of more than
- *    one, and the members stop sampling (period and freq 0);
+ *    one (inherit cleared, inherit_read set unless no_inherit), and the
+ *    members stop sampling (period and freq 0);
  *  - more than one event: ID in sample_type, or IDENTIFIER when the
  *    events' sample_types differ;
  *  - hf validation against the final period (period mode: hf-period x

@@ -121,6 +121,23 @@ enum pm_metrics_layout {
 				   %CY %I %BM %L1DA %L1DM DIS%, then the rest */
 };
 
+/*
+ * One closed window, as the observer (pm_metrics_opts.window) sees it
+ * right after pm_metrics__sample() kept or discarded it: the members of
+ * the sampling event's group (event indices, in the order the events
+ * were added: pm_event.idx for pm_metrics__add_reader_events) and their
+ * counts in the window. Valid during the call only.
+ */
+struct pm_metrics_window {
+	bool kept;
+	size_t nr;
+	const int *events;
+	const uint64_t *delta;
+};
+
+typedef void (*pm_metrics_window_fn)(void *arg,
+				     const struct pm_metrics_window *w);
+
 struct pm_metrics_opts {
 	size_t sz;		/* sizeof(struct pm_metrics_opts); 0: this size */
 	enum pm_metrics_mode mode;
@@ -130,6 +147,10 @@ struct pm_metrics_opts {
 	enum pm_metrics_layout layout;	/* the table's column order */
 	bool need_reads;	/* pm_metrics_analysis: a recording without
 				   PERF_SAMPLE_READ is an error */
+	/* Told of every window the sample being added closes (annotate
+	 * charges it to that sample's instruction); NULL: nobody. */
+	pm_metrics_window_fn window;
+	void *window_arg;
 };
 
 /*
@@ -236,6 +257,8 @@ const struct pm_metrics_summary *pm_metrics__summary(struct pm_metrics *m);
  * group learnt from a later sample adds counters. */
 size_t pm_metrics__nr_counters(const struct pm_metrics *m);
 const char *pm_metrics__counter_name(const struct pm_metrics *m, size_t c);
+/* The counter's event (its index as added), or -1. */
+int pm_metrics__counter_event(const struct pm_metrics *m, size_t c);
 
 struct pm_metrics_func {
 	const char *dso_name;		/* "[unknown]" when unknown */

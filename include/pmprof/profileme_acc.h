@@ -76,6 +76,17 @@ struct pm_profileme_row {
 	size_t seq;		/* order of first sample, for stable ties */
 };
 
+/* Count one sample's class into a row (samples, killed, ..., traps). */
+void pm_profileme_row__add(struct pm_profileme_row *r,
+			   const struct pm_profileme_class *cls);
+/* Add the counts of row o (NULL: none) to r's (names and keys stay). */
+void pm_profileme_row__merge(struct pm_profileme_row *r,
+			     const struct pm_profileme_row *o);
+/* The row's traps as "dtb1=3 replay=1" (most first, ties in the enum's
+ * order), appended to sb. */
+void pm_profileme_row__traps(const struct pm_profileme_row *r,
+			     struct pm_strbuf *sb);
+
 struct pm_profileme_acc;
 
 /* opts NULL: by symbol, by samples, the arch set later. */

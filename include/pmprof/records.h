@@ -142,6 +142,30 @@ struct pm_rec_tracing_data {
 	uint32_t size;
 };
 
+/* Room for any record's view (the one its type has). */
+union pm_rec_any {
+	struct pm_rec_mmap mmap;
+	struct pm_rec_comm comm;
+	struct pm_rec_task task;
+	struct pm_rec_lost lost;
+	struct pm_rec_lost_samples lost_samples;
+	struct pm_rec_throttle throttle;
+	struct pm_rec_read read;
+	struct pm_rec_aux aux;
+	struct pm_rec_itrace_start itrace_start;
+	struct pm_rec_switch sw;
+	struct pm_rec_namespaces namespaces;
+	struct pm_rec_ksymbol ksymbol;
+	struct pm_rec_bpf_event bpf_event;
+	struct pm_rec_cgroup cgroup;
+	struct pm_rec_text_poke text_poke;
+	struct pm_rec_aux_output_hw_id aux_output_hw_id;
+	struct pm_rec_id_index id_index;
+	struct pm_rec_auxtrace auxtrace;
+	struct pm_rec_time_conv time_conv;
+	struct pm_rec_compressed compressed;
+};
+
 int pm_rec__mmap(struct pm_reader *r, const struct pm_record *rec,
 		 struct pm_rec_mmap *out, struct pm_error *err);
 int pm_rec__comm(struct pm_reader *r, const struct pm_record *rec,

@@ -38,6 +38,12 @@ const char *pm_metrics__counter_name(const struct pm_metrics *m, size_t c)
 	return c < m->nr_counters ? m->counters[c].name : NULL;
 }
 
+int pm_metrics__counter_event(const struct pm_metrics *m, size_t c)
+{
+	mx_finish((struct pm_metrics *)m);
+	return c < m->nr_counters ? m->counters[c].event : -1;
+}
+
 size_t pm_metrics__nr_readers(const struct pm_metrics *m)
 {
 	return m->nr_readers;

@@ -486,6 +486,15 @@ int pm_metrics__sample(struct pm_metrics *m, const struct pm_sample *s,
 			f->pub.discarded++;
 			m->sum.discarded++;
 		}
+		if (m->opts.window) {
+			struct pm_metrics_window w = {
+				.kept = keep, .nr = nr,
+				.events = m->groups[e->group].member,
+				.delta = m->delta,
+			};
+
+			m->opts.window(m->opts.window_arg, &w);
+		}
 	}
 	memcpy(prev, m->cur, nr * sizeof(*prev));
 	memcpy(prev_have, m->cur_have, nr);

@@ -125,15 +125,7 @@ enum pm_profileme_status pm_profileme_acc__add(struct pm_profileme_acc *acc,
 		row->srcline = pm_strdup(s->srcline);
 
 	acc->samples++;
-	row->samples++;
-	row->killed += cls.killed;
-	row->invalid += cls.invalid;
-	row->mispredicted += cls.mispredicted;
-	row->taken += cls.taken;
-	row->stalled += cls.stalled;
-	row->pctr1_sum += cls.pctr1;
-	if (cls.trap != PM_TRAP_NONE)
-		row->traps[cls.trap]++;
+	pm_profileme_row__add(row, &cls);
 	return PM_PROFILEME_OK;
 }
 
@@ -262,29 +254,6 @@ pm_profileme_acc__rows(const struct pm_profileme_acc *acc, unsigned sl1,
 static double pct(uint64_t n, uint64_t d)
 {
 	return d ? 100.0 * (double)n / (double)d : 0.0;
-}
-
-/* "dtb1=3 replay=1": most first, ties in the enum's order. */
-static void traps_text(const struct pm_profileme_row *r, struct pm_strbuf *sb)
-{
-	bool done[PM_TRAP__NR] = { false };
-	size_t k, i;
-
-	for (k = 0; k < PM_TRAP__NR; k++) {
-		size_t best = PM_TRAP__NR;
-
-		for (i = 0; i < PM_TRAP__NR; i++) {
-			if (!done[i] && r->traps[i] &&
-			    (best == PM_TRAP__NR || r->traps[i] > r->traps[best]))
-				best = i;
-		}
-		if (best == PM_TRAP__NR)
-			break;
-		done[best] = true;
-		pm_strbuf__addf(sb, "%s%s=%" PRIu64, sb->len ? " " : "",
-				pm_profileme_trap__name((enum pm_profileme_trap)best),
-				r->traps[best]);
-	}
 }
 
 static void pc_text(const struct pm_profileme_row *r, struct pm_strbuf *sb)
@@ -421,7 +390,7 @@ static void add_row(struct pm_table *t, const struct pm_profileme_row *r,
 	if (c->tsrcline >= 0 && r->srcline)
 		pm_table__set_str(t, n, (size_t)c->tsrcline, r->srcline);
 	pm_strbuf__reset(sb);
-	traps_text(r, sb);
+	pm_profileme_row__traps(r, sb);
 	pm_table__set_str(t, n, (size_t)c->traps, pm_strbuf__str(sb));
 	for (k = 0; k < PM_TRAP__NR; k++)
 		if (r->traps[k])

@@ -3,7 +3,6 @@
 #include <stddef.h>
 
 #include "pmprof/abi.h"
-#include "pmprof/attr.h"
 #include "pmprof/util.h"
 
 static const char *const record_names[PM_RECORD_MAX] = {
@@ -128,21 +127,4 @@ const char *pm_context_name(uint64_t marker)
 	case PM_CONTEXT_GUEST_USER:	return "guest user";
 	}
 	return NULL;
-}
-
-static const char *const flag_names[PM_ATTR_NR_FLAG_BITS] = {
-	"disabled", "inherit", "pinned", "exclusive", "exclude_user",
-	"exclude_kernel", "exclude_hv", "exclude_idle", "mmap", "comm",
-	"freq", "inherit_stat", "enable_on_exec", "task", "watermark",
-	"precise_ip", "precise_ip", "mmap_data", "sample_id_all",
-	"exclude_host", "exclude_guest", "exclude_callchain_kernel",
-	"exclude_callchain_user", "mmap2", "comm_exec", "use_clockid",
-	"context_switch", "write_backward", "namespaces", "ksymbol",
-	"bpf_event", "aux_output", "cgroup", "text_poke", "build_id",
-	"inherit_thread", "remove_on_exec", "sigtrap",
-};
-
-const char *pm_attr_flag_name(unsigned int bit)
-{
-	return bit < PM_ATTR_NR_FLAG_BITS ? flag_names[bit] : NULL;
 }

@@ -9,11 +9,13 @@
  * with its value's bits in their usual order. Converting field by field
  * keeps multi-bit fields (precise_ip, hf_sample_period) intact.
  */
+#include <inttypes.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "pmprof/attr.h"
 #include "pmprof/bytes.h"
+#include "pmprof/error.h"
 
 enum field_width { W16 = 2, W32 = 4, W64 = 8 };
 
@@ -197,6 +199,37 @@ int pm_attr__decode(struct pm_attr *attr, const void *buf, size_t len,
 	return 0;
 }
 
+static int unknown_bit(const struct pm_attr *attr, const char *what, uint64_t at,
+		       const char *field, uint64_t value, unsigned int nr_known,
+		       const char *last, struct pm_error *err)
+{
+	unsigned int bit = (unsigned int)__builtin_ctzll(value >> nr_known) + nr_known;
+	char name[128];
+
+	return pm_error__at(err, PM_EFORMAT, at,
+			    "%s (%s): %s 0x%" PRIx64 " has bit %u (0x%" PRIx64 "), which "
+			    "no perf or kernel ABI defines (bits 0-%u, up to %s): its records "
+			    "would hold fields of unknown size, so they cannot be read",
+			    what, pm_attr__name(attr, name, sizeof(name)), field, value, bit,
+			    (uint64_t)1 << bit, nr_known - 1, last);
+}
+
+int pm_attr__check_abi(const struct pm_attr *attr, const char *what,
+		       uint64_t attr_offset, struct pm_error *err)
+{
+	if (attr->sample_type >> PM_SAMPLE_MAX_BIT)
+		return unknown_bit(attr, what, attr_offset + 24, "sample_type",
+				   attr->sample_type, PM_SAMPLE_MAX_BIT, "WEIGHT_STRUCT", err);
+	if (attr->read_format >> PM_FORMAT_MAX_BIT)
+		return unknown_bit(attr, what, attr_offset + 32, "read_format",
+				   attr->read_format, PM_FORMAT_MAX_BIT, "LOST", err);
+	if ((attr->sample_type & PM_SAMPLE_BRANCH_STACK) &&
+	    attr->branch_sample_type >> PM_BRANCH_MAX_BIT)
+		return unknown_bit(attr, what, attr_offset + 72, "branch_sample_type",
+				   attr->branch_sample_type, PM_BRANCH_MAX_BIT, "COUNTERS", err);
+	return 0;
+}
+
 void pm_attr__encode(const struct pm_attr *attr, void *buf, size_t size,
 		     bool big_endian)
 {
@@ -229,4 +262,21 @@ void pm_attr__encode(const struct pm_attr *attr, void *buf, size_t size,
 			v = le_to_be_bits(v, hf_fields, 3);
 		pm_store64(b + HF_OFFSET, v, swap);
 	}
+}
+
+static const char *const flag_names[PM_ATTR_NR_FLAG_BITS] = {
+	"disabled", "inherit", "pinned", "exclusive", "exclude_user",
+	"exclude_kernel", "exclude_hv", "exclude_idle", "mmap", "comm",
+	"freq", "inherit_stat", "enable_on_exec", "task", "watermark",
+	"precise_ip", "precise_ip", "mmap_data", "sample_id_all",
+	"exclude_host", "exclude_guest", "exclude_callchain_kernel",
+	"exclude_callchain_user", "mmap2", "comm_exec", "use_clockid",
+	"context_switch", "write_backward", "namespaces", "ksymbol",
+	"bpf_event", "aux_output", "cgroup", "text_poke", "build_id",
+	"inherit_thread", "remove_on_exec", "sigtrap",
+};
+
+const char *pm_attr_flag_name(unsigned int bit)
+{
+	return bit < PM_ATTR_NR_FLAG_BITS ? flag_names[bit] : NULL;
 }

@@ -44,6 +44,9 @@ static int apply_header_attr(struct pm_reader *r, const struct pm_record *rec,
 		}
 		return ret;
 	}
+	ret = pm_attr__check_abi(&attr, "HEADER_ATTR", rec->offset + 8, err);
+	if (ret)
+		return ret;
 	ev = pm_reader__add_event(r, &attr);
 	nids = (len - asize) / 8;
 	for (i = 0; i < nids; i++)

@@ -81,6 +81,8 @@ struct pm_stream {
 	ZSTD_DStream *zds;
 	const uint8_t *z_in;	/* rest of the current compressed payload */
 	size_t z_in_size, z_in_pos;
+	bool z_more;		/* the last inflate filled its output: zstd may
+				   hold more of the payload, input used up or not */
 	uint64_t z_rec_offset;	/* file offset of that COMPRESSED record */
 	uint8_t *zbuf;		/* decompressed, not yet returned */
 	size_t zpos, zlen, zalloc;

@@ -323,6 +323,7 @@ static int read_attrs(struct pm_reader *r, struct pm_error *err)
 		struct pm_section ids;
 		struct pm_attr attr;
 		struct pm_event *ev;
+		char what[40];
 		uint64_t j;
 
 		ret = pm_attr__decode(&attr, p, attr_len, r->big_endian, err);
@@ -333,6 +334,10 @@ static int read_attrs(struct pm_reader *r, struct pm_error *err)
 			}
 			return ret;
 		}
+		snprintf(what, sizeof(what), "attr %" PRIu64, i);
+		ret = pm_attr__check_abi(&attr, what, off, err);
+		if (ret)
+			return ret;
 		read_section(r, p + attr_len, &ids);
 		ret = check_section(r, "event ids", &ids, off + attr_len, err);
 		if (ret)
@@ -385,6 +390,38 @@ static int read_feature_sections(struct pm_reader *r, struct pm_error *err)
 	return 0;
 }
 
+/*
+ * Data size 0 is either a completed recording with no records (perf and
+ * the writer put the feature index at data.offset + data.size, so right at
+ * data.offset, as perf reads it) or one cut short, whose records run to
+ * the end of the file (the header written at the start has no features:
+ * pmprof's own; or perf's, with its feature bits but no index yet). The
+ * index is there when every set feature bit has an entry whose section
+ * lies after the index and within the file. A record cannot pass for one:
+ * its first u64 read as an offset holds the record's size in bits 48-63
+ * (type << 32 in a byte-swapped file), far beyond any file's end.
+ */
+static bool empty_with_features(const struct pm_reader *r)
+{
+	uint64_t nr = 0, idx = r->hdr.data.offset, end, i;
+	size_t size = r->main.src.map_size;
+	unsigned int w;
+
+	for (w = 0; w < PM_FEAT_BITS / 64; w++)
+		nr += (uint64_t)__builtin_popcountll(r->hdr.features[w]);
+	if (!nr || idx > size || nr > (size - idx) / 16)
+		return false;
+	end = idx + 16 * nr;
+	for (i = 0; i < nr; i++) {
+		struct pm_section s;
+
+		read_section(r, r->main.src.map + idx + 16 * i, &s);
+		if (s.offset < end || s.offset > size || s.size > size - s.offset)
+			return false;
+	}
+	return true;
+}
+
 static int read_file_header(struct pm_reader *r, struct pm_error *err)
 {
 	const uint8_t *p;
@@ -430,7 +467,7 @@ static int read_file_header(struct pm_reader *r, struct pm_error *err)
 				    ", beyond the end of the file (%zu bytes)",
 				    r->hdr.data.offset, r->main.src.map_size);
 	r->main.first_record = r->main.pos = r->hdr.data.offset;
-	if (r->hdr.data.size == 0) {
+	if (r->hdr.data.size == 0 && !empty_with_features(r)) {
 		/* Interrupted: records go on to the end of the file. */
 		r->interrupted = r->main.interrupted = true;
 		r->main.data_end = r->main.src.map_size;

@@ -271,6 +271,12 @@ int pm_sample__parse(const struct pm_attr *attr, bool swap,
 			}
 			s->branch_nr = nr;
 			s->branches = r->branches;
+			/* Linux 6.8's branch counters: a u64 per entry, skipped */
+			if (attr->branch_sample_type & PM_BRANCH_COUNTERS) {
+				w.field = "BRANCH_STACK.counters";
+				if (have(&w, nr * 8))
+					w.p += nr * 8;
+			}
 		}
 	}
 	if (st & PM_SAMPLE_REGS_USER)

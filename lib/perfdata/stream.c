@@ -38,6 +38,7 @@ static int start_compressed(const struct pm_reader *r, struct pm_stream *st,
 	st->z_in = c.data;
 	st->z_in_size = (size_t)c.data_size;
 	st->z_in_pos = 0;
+	st->z_more = false;
 	st->z_rec_offset = rec->offset;
 	return 0;
 }
@@ -66,8 +67,10 @@ static int inflate_more(struct pm_stream *st, struct pm_error *err)
 				    "compressed record: %s", ZSTD_getErrorName(ret));
 	st->zlen += out.pos;
 	st->z_in_pos = in.pos;
-	if (in.pos == st->z_in_size && out.pos < CHUNK)
-		st->z_in_pos = st->z_in_size;	/* all of it is out */
+	/* A full output buffer may leave decompressed bytes inside zstd even
+	 * when the input is used up: they belong before whatever follows
+	 * this record in the file (and at its end would be lost). */
+	st->z_more = out.pos == CHUNK;
 	return 0;
 }
 
@@ -101,7 +104,7 @@ static int next_inner(const struct pm_reader *r, struct pm_stream *st,
 				return 1;
 			}
 		}
-		if (!st->z_in || st->z_in_pos >= st->z_in_size)
+		if (!st->z_in || (st->z_in_pos >= st->z_in_size && !st->z_more))
 			return 0;
 		if (inflate_more(st, err))
 			return -PM_EFORMAT;
@@ -239,6 +242,7 @@ void pm_stream__rewind(struct pm_stream *st)
 	st->pos = st->first_record;
 	st->z_in = NULL;
 	st->z_in_size = st->z_in_pos = 0;
+	st->z_more = false;
 	st->zpos = st->zlen = 0;
 	st->zbase = 0;
 	if (st->zds)

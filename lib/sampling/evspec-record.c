@@ -138,6 +138,7 @@ static int config_one(struct pm_evspec_list *list, size_t i,
 		if (leader->nr_members > 1) {
 			a->read_format |= PM_FORMAT_GROUP;
 			set(a, PM_ATTR_INHERIT, false);
+			ev->inherit_read = !rd->no_inherit;
 		}
 	}
 	/* The string's own period/freq terms come last and win. */

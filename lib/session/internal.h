@@ -153,6 +153,9 @@ bool pm_session__is_kernel_name(const char *f);
 /* The thread for (pid, tid), made if new (threads.c). */
 struct pm_thread_int *pm_session__findnew_thread(struct pm_session *s,
 						 int32_t pid, int32_t tid);
+/* A sample's thread (made if new), the last one's when it is the same. */
+struct pm_thread_int *pm_session__sample_thread(struct pm_session *s,
+						int32_t pid, int32_t tid);
 int pm_session__comm(struct pm_session *s, const struct pm_record *rec,
 		     struct pm_error *err);
 int pm_session__fork(struct pm_session *s, const struct pm_record *rec,

@@ -337,11 +337,7 @@ static int process_sample(struct pm_session *s, const struct pm_record *rec,
 		pid = (int32_t)smp->pid;
 		tid = (int32_t)smp->tid;
 	}
-	th = s->last;
-	if (!th || th->pub.tid != tid ||
-	    pm_threads__find(&s->threads, tid) != th)
-		th = pm_session__findnew_thread(s, pid, tid);
-	s->last = th;
+	th = pm_session__sample_thread(s, pid, tid);
 	s->ctx.sample = smp;
 	s->ctx.event = smp->event;
 	s->ctx.thread = &th->pub;

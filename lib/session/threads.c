@@ -132,6 +132,18 @@ struct pm_thread_int *pm_session__findnew_thread(struct pm_session *s,
 	return th;
 }
 
+/* A sample's thread: most samples come from the thread of the one before. */
+struct pm_thread_int *pm_session__sample_thread(struct pm_session *s,
+						int32_t pid, int32_t tid)
+{
+	struct pm_thread_int *th = s->last;
+
+	if (!th || th->pub.tid != tid || pm_threads__find(&s->threads, tid) != th)
+		th = pm_session__findnew_thread(s, pid, tid);
+	s->last = th;
+	return th;
+}
+
 const struct pm_thread *pm_session__thread(struct pm_session *s, int32_t tid)
 {
 	struct pm_thread_int *th = pm_threads__find(&s->threads, tid);

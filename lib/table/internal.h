@@ -74,6 +74,10 @@ const struct pm_summary_item *pm_summary__find(const struct pm_summary *s,
 					       const char *key);
 void pm_summary_item__text(const struct pm_summary_item *it,
 			   struct pm_strbuf *sb);
+/* "label: value" into sb (reset first), as text and HTML show an item;
+ * false for an item without a label (JSON only). */
+bool pm_summary_item__labelled(const struct pm_summary_item *it,
+			       struct pm_strbuf *sb);
 /* The items as members of the JSON object being written. */
 void pm_summary__json(const struct pm_summary *s, struct pm_json *j);
 

@@ -207,16 +207,9 @@ static int render(const struct pm_report *rep, FILE *out,
 	for (i = 0; i < rep->nr_comments && !o->no_comments; i++)
 		if (rep->comments[i][0])
 			put_p(out, rep->comments[i]);
-	for (i = 0; i < rep->summary.nr && !o->no_comments; i++) {
-		const struct pm_summary_item *it = &rep->summary.items[i];
-
-		if (!it->label)
-			continue;
-		pm_strbuf__reset(&sb);
-		pm_strbuf__addf(&sb, "%s: ", it->label);
-		pm_summary_item__text(it, &sb);
-		put_p(out, pm_strbuf__str(&sb));
-	}
+	for (i = 0; i < rep->summary.nr && !o->no_comments; i++)
+		if (pm_summary_item__labelled(&rep->summary.items[i], &sb))
+			put_p(out, pm_strbuf__str(&sb));
 	for (i = 0; i < rep->nr_notes && !o->no_comments; i++)
 		put_p(out, rep->notes[i]);
 	if (stacks)

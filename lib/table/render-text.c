@@ -258,13 +258,8 @@ static int render(const struct pm_report *rep, FILE *out,
 		for (i = 0; i < rep->nr_comments; i++, block = true)
 			hash_line(out, rep->comments[i]);
 		for (i = 0; i < rep->summary.nr; i++) {
-			const struct pm_summary_item *it = &rep->summary.items[i];
-
-			if (!it->label)
+			if (!pm_summary_item__labelled(&rep->summary.items[i], &sb))
 				continue;
-			pm_strbuf__reset(&sb);
-			pm_strbuf__addf(&sb, "%s: ", it->label);
-			pm_summary_item__text(it, &sb);
 			hash_line(out, pm_strbuf__str(&sb));
 			fputs("#\n", out);
 			block = false;

@@ -135,6 +135,17 @@ void pm_summary_item__text(const struct pm_summary_item *it,
 	}
 }
 
+bool pm_summary_item__labelled(const struct pm_summary_item *it,
+			       struct pm_strbuf *sb)
+{
+	if (!it->label)
+		return false;
+	pm_strbuf__reset(sb);
+	pm_strbuf__addf(sb, "%s: ", it->label);
+	pm_summary_item__text(it, sb);
+	return true;
+}
+
 int pm_summary__text(const struct pm_summary *s, const char *key,
 		     struct pm_strbuf *sb)
 {

@@ -104,6 +104,53 @@ assert ci[0] <= v <= ci[1], (ci, v)
 		"perf report -D -i '$TMP/gd2.data' 2>/dev/null | grep -m1 'PERF_RECORD_SAMPLE' | grep -q ' $(printf '0x%x' "${off:-0}") \['"
 fi
 
+# A workload run through a shell. perf 6.1 clears inherit for sample-read
+# groups, so its recording holds only the shell's own samples (its
+# windows still equal perf's); pmprof record keeps inherit where the
+# kernel takes it with PERF_SAMPLE_READ (Linux 6.12, as perf 6.12 does),
+# so the child's windows are there: per task (the child reports the
+# parent's ids), equal to perf's values keyed by id and tid.
+wl="$TOP/$BUILD/bench/workload"
+if rec shell -e '{cpu-clock,task-clock}:S' -- sh -c "$wl -n 400 -o int_divider_stalls"; then
+	against shell
+fi
+inherit_read=$(python3 - <<'PY'
+import ctypes, os, struct
+# perf_event_attr (128 bytes): cpu-clock, period 1e6, IP|TID|READ,
+# read_format GROUP, disabled, inherit; pid 0, cpu -1.
+attr = bytearray(128)
+struct.pack_into('<IIQQQQQ', attr, 0, 1, 128, 0, 1000000, 0x1 | 0x2 | 0x10, 0x8, 0x3)
+libc = ctypes.CDLL(None, use_errno=True)
+buf = ctypes.create_string_buffer(bytes(attr), 128)
+fd = libc.syscall(298, buf, 0, -1, -1, 0)
+print(1 if fd >= 0 else 0)
+PY
+)
+if [ "$(uname -m)" != x86_64 ] || [ "$inherit_read" != 1 ]; then
+	skip "metrics through a shell" "the kernel refuses inherit with PERF_SAMPLE_READ (before Linux 6.12)"
+else
+	for mode in fixed off; do
+		n=sh-$mode
+		$pin "$PMPROF" record -q --metrics --hf-mode $mode -o "$TMP/$n.data" -- \
+			sh -c "$wl -n 3000 -o int_divider_stalls" >/dev/null 2>"$TMP/$n.err" ||
+			{ not_ok "$n: pmprof record failed: $(tail -1 "$TMP/$n.err")"; continue; }
+		check "$n: the groups inherit" sh -c \
+			"perf evlist -v -i '$TMP/$n.data' 2>/dev/null | grep '^cpu-clock' | grep -q 'inherit: 1'"
+		perf report -D -i "$TMP/$n.data" >"$TMP/$n.D" 2>/dev/null
+		perf script -G -F tid,time,ip,sym,dso --ns -i "$TMP/$n.data" >"$TMP/$n.script" 2>/dev/null
+		"$PMPROF" metrics --mode none --format json -i "$TMP/$n.data" >"$TMP/$n.json" ||
+			{ not_ok "$n: pmprof metrics failed"; continue; }
+		check "$n: window sums per task equal perf's per-sample values" \
+			python3 "$tool" --per-task "$TMP/$n.D" "$TMP/$n.script" "$TMP/$n.json"
+		check "$n: the child's function has windows" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert any(f["symbol"] == "int_divider_stalls" and f["dso"].endswith("workload") and f["samples"] > 0
+           for f in d["functions"]), [(f["symbol"], f["samples"]) for f in d["functions"]]
+' "$TMP/$n.json"
+	done
+fi
+
 # No event reads its group (a plain `perf record`): nothing to measure;
 # say so and how to record it.
 if rec plain -e cpu-clock -- sh -c "$loop"; then

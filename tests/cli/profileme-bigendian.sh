@@ -4,7 +4,8 @@
 # the whole program, static, against a sysroot of Debian's s390x -dev
 # packages) and run under qemu-s390x must decode the same fixtures to the
 # same tables as the host's build: symbols included, for every fixture
-# and view; and its pc view must equal the hand-worked document of
+# and view (annotate too: the disassembly through the host's objdump);
+# and its pc view must equal the hand-worked document of
 # test-profileme-fixtures. (The whole unit-test suite under qemu-s390x
 # and qemu-aarch64 is in make check-lab: tests/lab/cross-unit.sh.)
 #
@@ -42,13 +43,14 @@ for f in "$TMP"/fx/*.data; do
 	name=$(basename "$f" .data)
 	case $name in
 	mem-*) views="mem" ;;
-	*) views="profileme profileme-pc" ;;
+	*) views="profileme profileme-pc annotate" ;;
 	esac
 	for v in $views; do
 		case $v in
 		mem) args=(mem) ;;
 		profileme) args=(profileme) ;;
 		profileme-pc) args=(profileme --pc) ;;
+		annotate) args=(annotate) ;;
 		esac
 		(cd "$TMP/fx" && "$PMPROF" "${args[@]}" --format json -i "$f") >"$TMP/host.json" 2>/dev/null
 		(cd "$TMP/fx" && "$QEMU" "$BE" "${args[@]}" --format json -i "$f") >"$TMP/be.json" 2>"$TMP/be.err"

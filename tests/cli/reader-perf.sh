@@ -89,3 +89,45 @@ esac
 check_eq "missing file exits 2" 2 "$rc"
 grep -q "$TMP/missing.data: cannot open" "$TMP/err" && ok "missing file named" ||
 	not_ok "missing file message: $(cat "$TMP/err")"
+
+# A sample_type or read_format bit that no ABI defines (perf 6.1 and
+# Linux 6.18 define sample_type bits 0-24, read_format 0-4) would make
+# every sample a guess: refused at the field, naming the attr and the bit.
+# perf's own files, one bit set in the second attr, or in a pipe's
+# first HEADER_ATTR.
+setbit() {	# setbit IN OUT OFFSET-EXPRESSION BIT (python, with a = attrs offset, s = attr_size)
+	python3 - "$1" "$2" "$3" "$4" <<'PY'
+import struct, sys
+src, dst, expr, bit = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+b = bytearray(open(src, 'rb').read())
+a, s = struct.unpack_from('<QQ', b, 24)[0], struct.unpack_from('<Q', b, 16)[0]
+off = eval(expr)
+v = struct.unpack_from('<Q', b, off)[0] | 1 << bit
+struct.pack_into('<Q', b, off, v)
+open(dst, 'wb').write(bytes(b))
+print(off)
+PY
+}
+if [ -s "$TMP/group.data" ]; then
+	off=$(setbit "$TMP/group.data" "$TMP/bit25.data" 'a + s + 24' 25)
+	"$PMPROF" report -i "$TMP/bit25.data" >/dev/null 2>"$TMP/bit25.err"
+	check_eq "unknown sample_type bit: exit 2" 2 $?
+	check "unknown sample_type bit: file, offset, attr and bit named" grep -q \
+		"^pmprof: $TMP/bit25.data: offset $off: attr 1 (task-clock): sample_type 0x[0-9a-f]* has bit 25 (0x2000000)" \
+		"$TMP/bit25.err"
+	off=$(setbit "$TMP/group.data" "$TMP/rf5.data" 'a + 32' 5)
+	"$PMPROF" dump -i "$TMP/rf5.data" >/dev/null 2>"$TMP/rf5.err"
+	check_eq "unknown read_format bit: exit 2" 2 $?
+	check "unknown read_format bit: file, offset, attr and bit named" grep -q \
+		"^pmprof: $TMP/rf5.data: offset $off: attr 0 (cpu-clock): read_format 0x3c has bit 5 (0x20)" \
+		"$TMP/rf5.err"
+fi
+if [ -s "$TMP/pipe.data" ]; then
+	# the first record is a HEADER_ATTR: its attr starts at 16 + 8
+	setbit "$TMP/pipe.data" "$TMP/pipe40.data" '16 + 8 + 24' 40 >/dev/null
+	"$PMPROF" dump -i - <"$TMP/pipe40.data" >/dev/null 2>"$TMP/pipe40.err"
+	check_eq "unknown sample_type bit in a pipe: exit 2" 2 $?
+	check "unknown sample_type bit in a pipe: offset and bit named" grep -q \
+		"^pmprof: (standard input): offset 48: HEADER_ATTR (cpu-clock): sample_type 0x[0-9a-f]* has bit 40" \
+		"$TMP/pipe40.err"
+fi

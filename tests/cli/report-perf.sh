@@ -83,6 +83,56 @@ else
 	skip "report-perf kernel" "needs root and readable kallsyms"
 fi
 
+# A C++ library that calls its own exported function through its PLT (as
+# libapt-pkg's iterators do): perf names a sample in the stub after the
+# callee, demangled, with "@plt" ("ns::It::operator++@plt"), never as the
+# function itself. The recording's samples land in the stub by chance; so
+# one sample is also moved into it (its IP patched to the stub's address
+# in the library's mapping), and the file still gives perf's rows.
+if command -v g++ >/dev/null; then
+	cat >"$TMP/plt.cpp" <<'CPP'
+namespace ns { struct It { unsigned long v; It &operator++(); }; }
+ns::It &ns::It::operator++() { v = v * 3 + 1; return *this; }
+extern "C" unsigned long run(long n) { ns::It it{1}; for (long i = 0; i < n; i++) ++it; return it.v; }
+CPP
+	printf 'extern "C" unsigned long run(long);\nint main() { return run(30000000L) == 42; }\n' \
+		>"$TMP/plt-main.cpp"
+	if g++ -O2 -fPIC -shared -o "$TMP/libpltdemo.so" "$TMP/plt.cpp" &&
+	   g++ -O2 -o "$TMP/plt-main" "$TMP/plt-main.cpp" -L"$TMP" -lpltdemo -Wl,-rpath,"$TMP"; then
+		if rec plt -e cpu-clock -c 100000 -- "$TMP/plt-main"; then
+			compare plt
+			stub=$(objdump -d --section=.plt "$TMP/libpltdemo.so" |
+				sed -n 's/^\([0-9a-f]*\) <_ZN2ns2ItppEv@plt>:$/\1/p')
+			perf report -D -i "$TMP/plt.data" >"$TMP/plt.D" 2>/dev/null
+			python3 - "$TMP/plt.D" "$TMP/plt.data" "$TMP/pltmoved.data" "${stub:-x}" <<'PY'
+import re, struct, sys
+dump, src, dst, stub = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4], 16)
+lib = sample = None
+for line in open(dump, errors='replace'):
+    m = re.search(r'PERF_RECORD_MMAP2 \d+/\d+: \[(0x[0-9a-f]+)\((0x[0-9a-f]+)\) @ (0x[0-9a-f]+) .*\]: r-xp .*/libpltdemo\.so$', line)
+    if m:
+        lib = [int(x, 16) for x in m.groups()]
+    m = re.search(r' (0x[0-9a-f]+) \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE\(IP, 0x2\): \d+/\d+: (0x[0-9a-f]+)', line)
+    if m and lib and lib[0] <= int(m.group(2), 16) < lib[0] + lib[1]:
+        sample = int(m.group(1), 16)
+        break
+assert lib and sample, 'no sample in the library'
+b = bytearray(open(src, 'rb').read())
+# sample_type IP|TID|TIME: the IP is the first field after the header;
+# .plt's file offset is its address in this library
+struct.pack_into('<Q', b, sample + 8, lib[0] + stub - lib[2])
+open(dst, 'wb').write(bytes(b))
+PY
+			[ -s "$TMP/pltmoved.data" ] && compare pltmoved
+			has pltmoved 'libpltdemo.so  *\[\.\] ns::It::operator++@plt'
+		fi
+	else
+		not_ok "plt: cannot build the C++ library"
+	fi
+else
+	skip "report-perf plt" "no g++ (build-essential)"
+fi
+
 # Sort keys, limits and formats on the single recording.
 out=$("$PMPROF" report -i "$TMP/single.data" --top 3 --format csv | tail -n +2 | wc -l)
 check_eq "--top 3 gives 3 rows" 3 "$out"

@@ -76,6 +76,11 @@ perf record -q -e cpu-clock -c 200000 -o "$TMP/f.data" \
 n=$(perf script -i "$TMP/f.data" -F comm,pid 2>/dev/null |
 	awk '$1 == "workload" { print $2 }' | sort -u | wc -l)
 check_eq workload-perf-fork 2 "$n"
+# The child's exec names it workload (not "exe", as an exec of
+# /proc/self/exe would): both exec COMM records say so.
+n=$(perf script --show-task-events -i "$TMP/f.data" 2>/dev/null |
+	grep -c 'PERF_RECORD_COMM exec: workload:')
+check_eq workload-perf-fork-comm 2 "$n"
 
 # Nesting 3: some frame-pointer chain has isb <- nest_1 <- nest_2 <- nest_3.
 perf record -q -g -e cpu-clock -c 100000 -o "$TMP/n.data" \

@@ -13,28 +13,7 @@
 static void decode_other(struct pm_reader *r, const struct pm_record *rec)
 {
 	struct pm_error err;
-	union {
-		struct pm_rec_mmap mmap;
-		struct pm_rec_comm comm;
-		struct pm_rec_task task;
-		struct pm_rec_lost lost;
-		struct pm_rec_lost_samples lost_samples;
-		struct pm_rec_throttle throttle;
-		struct pm_rec_read read;
-		struct pm_rec_aux aux;
-		struct pm_rec_itrace_start itrace;
-		struct pm_rec_switch sw;
-		struct pm_rec_namespaces ns;
-		struct pm_rec_ksymbol ksym;
-		struct pm_rec_bpf_event bpf;
-		struct pm_rec_cgroup cgroup;
-		struct pm_rec_text_poke poke;
-		struct pm_rec_aux_output_hw_id hwid;
-		struct pm_rec_id_index idx;
-		struct pm_rec_auxtrace auxtrace;
-		struct pm_rec_time_conv tc;
-		struct pm_rec_compressed z;
-	} u;
+	union pm_rec_any u;
 	struct pm_id_index_entry e;
 	uint64_t i;
 
@@ -50,24 +29,24 @@ static void decode_other(struct pm_reader *r, const struct pm_record *rec)
 	case PM_RECORD_UNTHROTTLE: pm_rec__throttle(r, rec, &u.throttle, &err); break;
 	case PM_RECORD_READ: pm_rec__read(r, rec, &u.read, &err); break;
 	case PM_RECORD_AUX: pm_rec__aux(r, rec, &u.aux, &err); break;
-	case PM_RECORD_ITRACE_START: pm_rec__itrace_start(r, rec, &u.itrace, &err); break;
+	case PM_RECORD_ITRACE_START: pm_rec__itrace_start(r, rec, &u.itrace_start, &err); break;
 	case PM_RECORD_SWITCH:
 	case PM_RECORD_SWITCH_CPU_WIDE: pm_rec__switch(r, rec, &u.sw, &err); break;
-	case PM_RECORD_NAMESPACES: pm_rec__namespaces(r, rec, &u.ns, &err); break;
-	case PM_RECORD_KSYMBOL: pm_rec__ksymbol(r, rec, &u.ksym, &err); break;
-	case PM_RECORD_BPF_EVENT: pm_rec__bpf_event(r, rec, &u.bpf, &err); break;
+	case PM_RECORD_NAMESPACES: pm_rec__namespaces(r, rec, &u.namespaces, &err); break;
+	case PM_RECORD_KSYMBOL: pm_rec__ksymbol(r, rec, &u.ksymbol, &err); break;
+	case PM_RECORD_BPF_EVENT: pm_rec__bpf_event(r, rec, &u.bpf_event, &err); break;
 	case PM_RECORD_CGROUP: pm_rec__cgroup(r, rec, &u.cgroup, &err); break;
-	case PM_RECORD_TEXT_POKE: pm_rec__text_poke(r, rec, &u.poke, &err); break;
-	case PM_RECORD_AUX_OUTPUT_HW_ID: pm_rec__aux_output_hw_id(r, rec, &u.hwid, &err); break;
+	case PM_RECORD_TEXT_POKE: pm_rec__text_poke(r, rec, &u.text_poke, &err); break;
+	case PM_RECORD_AUX_OUTPUT_HW_ID: pm_rec__aux_output_hw_id(r, rec, &u.aux_output_hw_id, &err); break;
 	case PM_RECORD_ID_INDEX:
-		if (!pm_rec__id_index(r, rec, &u.idx, &err))
-			for (i = 0; i < u.idx.nr; i++)
-				pm_rec_id_index__entry(r, &u.idx, i, &e);
+		if (!pm_rec__id_index(r, rec, &u.id_index, &err))
+			for (i = 0; i < u.id_index.nr; i++)
+				pm_rec_id_index__entry(r, &u.id_index, i, &e);
 		break;
 	case PM_RECORD_AUXTRACE: pm_rec__auxtrace(r, rec, &u.auxtrace, &err); break;
-	case PM_RECORD_TIME_CONV: pm_rec__time_conv(r, rec, &u.tc, &err); break;
+	case PM_RECORD_TIME_CONV: pm_rec__time_conv(r, rec, &u.time_conv, &err); break;
 	case PM_RECORD_COMPRESSED:
-	case PM_RECORD_COMPRESSED2: pm_rec__compressed(r, rec, &u.z, &err); break;
+	case PM_RECORD_COMPRESSED2: pm_rec__compressed(r, rec, &u.compressed, &err); break;
 	}
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Window sums of a group recording, computed from perf's own output.
 
-usage: metrics_windows.py [--by-dso|--totals] REPORT_D SCRIPT PMPROF_JSON
+usage: metrics_windows.py [--per-task] [--by-dso|--totals] REPORT_D SCRIPT PMPROF_JSON
 
 REPORT_D is `perf report -D` (per-sample group values, in file order),
 SCRIPT is `perf script -F tid,time,ip,sym,dso --ns` (the symbol of each
@@ -9,7 +9,10 @@ sample), PMPROF_JSON is `pmprof metrics --mode none --format json`. For a
 fixed-period recording (no short windows) with mode none, a window is the
 difference of the group values between consecutive samples with the same
 leader id (perf 6.1 records sample-read groups without inherit, so one id
-is one counter instance); the first sample of each id opens. Sums are
+is one counter instance); the first sample of each id opens. With
+--per-task (groups recorded with inherit, as perf 6.12 and pmprof do: a
+child's counters report the parent's id) the instance is the leader id
+and the sample's tid. Sums are
 charged to the closing sample's (dso basename, symbol), or with --by-dso
 to its DSO alone (system-wide recordings hit symbols whose names perf and
 pmprof spell differently: demangled arguments, aliases), or with --totals
@@ -83,6 +86,9 @@ def anon(dso):
 def main():
     import json
     args = sys.argv[1:]
+    per_task = args[0] == '--per-task'
+    if per_task:
+        args = args[1:]
     by_dso = args[0] == '--by-dso'
     totals = args[0] == '--totals'
     if by_dso or totals:
@@ -113,12 +119,13 @@ def main():
     nsamples = collections.Counter()
     for item in smp:
         if item[0] == 'stop':
-            prev.pop(item[1], None)
+            for k in [k for k in prev if k[0] == item[1]]:
+                del prev[k]
             continue
         t, tid, vals = item
         if not vals:
             continue
-        key = vals[0][0]
+        key = (vals[0][0], tid if per_task else None)
         if key not in prev:
             opening += 1
         else:

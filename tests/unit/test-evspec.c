@@ -433,7 +433,17 @@ static void test_record_defaults(void **state)
 	assert_true(ev[1].attr.read_format & PM_FORMAT_GROUP);
 	assert_int_equal(ev[1].attr.sample_period, 0);
 	assert_false(pm_attr__flag(&ev[0].attr, PM_ATTR_INHERIT));
+	/* perf 6.1 clears it; a recorder may set it again (-i: never) */
+	assert_true(ev[0].inherit_read);
+	assert_true(ev[1].inherit_read);
 	assert_false(pm_attr__flag(&ev[1].attr, PM_ATTR_DISABLED));
+	pm_evspec_list__exit(&l);
+
+	memset(&rd, 0, sizeof(rd));
+	rd.no_inherit = true;
+	ev = rec(&l, "{cpu-clock,page-faults}:S", &rd);
+	assert_false(ev[0].inherit_read);
+	assert_false(pm_attr__flag(&ev[0].attr, PM_ATTR_INHERIT));
 	pm_evspec_list__exit(&l);
 
 	memset(&rd, 0, sizeof(rd));

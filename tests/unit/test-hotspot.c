@@ -44,12 +44,12 @@ static char dir[64], prog[128];
 
 static int setup(void **state)
 {
-	static const struct pm_kit_sym syms[] = {
+	static const struct pm_elf_sym syms[] = {
 		{ "main", 0x1000, 0x100 },
 		{ "work", 0x1100, 0x200 },
 		{ "leaf", 0x1300, 0x100 },
 	};
-	struct pm_kit_elf e = { .machine = PM_KIT_EM_X86_64, .type = 3,
+	struct pm_elf_image e = { .machine = PM_KIT_EM_X86_64, .type = 3,
 				.text_addr = 0x1000, .text_size = 0x1000,
 				.syms = syms, .nr_syms = 3 };
 

@@ -34,13 +34,13 @@ static char *run(const char *fmt, const char *arg)
 static void check_elf(uint16_t machine, bool big, const char *machine_name)
 {
 	static const uint8_t bid[20] = { 0xde, 0xad, 0xbe, 0xef, 1, 2, 3 };
-	const struct pm_kit_sym syms[] = {
+	const struct pm_elf_sym syms[] = {
 		{ "alpha_fn", 0x120001000, 0x40 },
 		{ "beta_fn", 0x120001040, 0x80 },
 		{ "local_fn", 0x1200010c0, 0x10, .local = true },
 		{ "a_table", 0x120001100, 0x20, .object = true },
 	};
-	struct pm_kit_elf e = {
+	struct pm_elf_image e = {
 		.machine = machine, .big_endian = big, .text_addr = 0x120001000,
 		.text_size = 0x200, .syms = syms, .nr_syms = 4,
 		.build_id = bid, .build_id_size = 20,

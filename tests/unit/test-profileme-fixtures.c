@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `pmprof profileme` and `pmprof mem` end to end on fixture recordings
- * written with the fixture kit: an Alpha program's samples in both byte
- * orders, resolved with --symfs against an Alpha ELF. Each command runs
- * in-process; its JSON is compared with a document written out by hand
- * below (every count worked out from the sample list, never from the
- * accumulator).
+ * `pmprof profileme`, `pmprof mem` and `pmprof annotate` end to end on
+ * fixture recordings written with the fixture kit: an Alpha program's
+ * samples in both byte orders, resolved with --symfs against an Alpha ELF.
+ * Each command runs in-process; its JSON is compared with a document
+ * written out by hand below (every count worked out from the sample list,
+ * never from the accumulator).
  *
  * Run as `test-profileme-fixtures --write DIR` it only writes the fixture
  * files into DIR, for the CLI tests (tests/cli/profileme.sh and
@@ -112,11 +112,11 @@ static void mkdir_p(const char *dir)
  * ELF writer (which puts every symbol in .text: no data objects). */
 static void write_prog(const char *symfs, uint16_t machine)
 {
-	static const struct pm_kit_sym syms[] = {
+	static const struct pm_elf_sym syms[] = {
 		{ "main", MAIN, 0x100, false, false },
 		{ "loop", LOOP, 0x100, false, false },
 	};
-	struct pm_kit_elf elf = {
+	struct pm_elf_image elf = {
 		.machine = machine,
 		.text_addr = TEXT,
 		.text_size = TEXT_SIZE,
@@ -326,6 +326,49 @@ PCROW("0x0000000120001010", "\"prog\"", "\"main+0x10\"", 1, 0, 0, 0, 0, 0, 3, 3.
 " {\"sl1\": 3, \"pctr1\": \"mbox replays\", \"rows\": ["
 PCROW("0x0000000120001104", "\"prog\"", "\"loop+0x4\"", 1, 0, 0, 0, 0, 0, 9, 9.0, "\"replay\": 1") "]}"
 "]}";
+
+/*
+ * annotate on the same recording: main's table of SL1 0 has a row per
+ * instruction of main (64, 4 bytes each: the kit's text is zeros, which
+ * objdump shows as "halt"); the sampled ones carry the status worked out
+ * for the pc view above (same samples, at the same PCs, as rates of the
+ * row's samples), and its period: 4000 a sample, of main's 8 * 4000.
+ */
+struct an_row {
+	uint64_t pc;
+	unsigned samples;
+	double killed, invalid, mispr, taken, stall, pctr1;
+	const char *traps;
+};
+
+static const struct an_row expect_annotate_main[] = {
+	{ MAIN + 0x10, 2, 50.0, 50.0, 0.0, 0.0, 0.0, 60.0, "" },
+	{ MAIN + 0x14, 1, 100.0, 100.0, 0.0, 0.0, 100.0, 4.0, "" },
+	{ MAIN + 0x18, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 30.0, "dtb1=1" },
+	{ MAIN + 0x1c, 2, 0.0, 0.0, 0.0, 50.0, 0.0, 10.0, "other=2" },
+	{ MAIN + 0x20, 1, 0.0, 0.0, 100.0, 100.0, 0.0, 6.0, "" },
+	{ MAIN + 0x24, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 20.0, "unalign=1" },
+};
+
+/*
+ * The tables, most samples first (ties: event, DSO, symbol, SL1): the
+ * profileme event's main SL1 0 (S1-S8), its main without ProfileMe data
+ * (S17 S18: version 0, 20 bytes), then one sample each: its loop SL1 3
+ * (S16), its main SL1 1 and 2 (S14 S15), do_page_fault (S13), the
+ * instructions event's loop (S21), the tracepoint's main (S19) and
+ * cpu-clock's main (S20). S9-S12 are at PAL addresses: in no function.
+ */
+static const char *const expect_annotate_tables[] = {
+	"cpu/instructions,profileme/ prog main 0 8",
+	"cpu/instructions,profileme/ prog main -1 2",
+	"cpu/instructions,profileme/ [kernel.kallsyms] do_page_fault 0 1",
+	"cpu/instructions,profileme/ prog loop 3 1",
+	"cpu/instructions,profileme/ prog main 1 1",
+	"cpu/instructions,profileme/ prog main 2 1",
+	"instructions prog loop 0 1",
+	"sched:sched_switch prog main -1 1",
+	"cpu-clock prog main -1 1",
+};
 
 /* ---- the memory fixture ----------------------------------------------- */
 
@@ -672,6 +715,91 @@ static void test_mem_alpha_le(void **state) { (void)state; mem_case(true, false)
 static void test_mem_alpha_be(void **state) { (void)state; mem_case(true, true); }
 static void test_mem_x86(void **state) { (void)state; mem_case(false, false); }
 
+static double num(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	assert_non_null(v);
+	return json_number_value(v);
+}
+
+static void annotate_case(bool big_endian)
+{
+	struct dirs d;
+	json_t *doc, *fns, *fn, *rows, *r;
+	char line[160], pc[32];
+	size_t i, j, n, sampled = 0;
+
+	make_root(&d);
+	write_prog(d.symfs, PM_KIT_EM_ALPHA);
+	write_file(d.kallsyms, kallsyms);
+	build_rules(d.data, big_endian);
+	{
+		const char *argv[] = { "annotate", "-i", d.data, "--symfs",
+				       d.symfs, "--kallsyms", d.kallsyms,
+				       "--format", "json", NULL };
+
+		doc = run_json(cmd_annotate, argv);
+	}
+	assert_int_equal((uint64_t)num(doc, "samples"), PM_ARRAY_SIZE(rules));
+	assert_int_equal((uint64_t)num(doc, "pal"), 4);
+	assert_int_equal((uint64_t)num(doc, "profileme"), 17);
+	fns = json_object_get(doc, "functions");
+	assert_int_equal(json_array_size(fns), PM_ARRAY_SIZE(expect_annotate_tables));
+	for (i = 0; i < json_array_size(fns); i++) {
+		json_t *sl1;
+
+		fn = json_array_get(fns, i);
+		sl1 = json_object_get(fn, "sl1");
+		snprintf(line, sizeof(line), "%s %s %s %d %u",
+			 json_string_value(json_object_get(fn, "event")),
+			 json_string_value(json_object_get(fn, "dso")),
+			 json_string_value(json_object_get(fn, "symbol")),
+			 json_is_null(sl1) ? -1 : (int)json_number_value(sl1),
+			 (unsigned)num(fn, "samples"));
+		assert_string_equal(line, expect_annotate_tables[i]);
+	}
+	/* main, SL1 0: every instruction, the sampled ones as worked out */
+	fn = json_array_get(fns, 0);
+	assert_string_equal(json_string_value(json_object_get(fn, "pctr1")), "cycles");
+	rows = json_object_get(fn, "rows");
+	assert_int_equal(json_array_size(rows), 0x100 / 4);
+	for (j = 0; j < json_array_size(rows); j++) {
+		const struct an_row *e = NULL;
+
+		r = json_array_get(rows, j);
+		snprintf(pc, sizeof(pc), "0x%016" PRIx64, (uint64_t)(MAIN + 4 * j));
+		assert_string_equal(json_string_value(json_object_get(r, "address")), pc);
+		assert_string_equal(json_string_value(json_object_get(r, "code")), "halt");
+		for (n = 0; n < PM_ARRAY_SIZE(expect_annotate_main); n++)
+			if (expect_annotate_main[n].pc == MAIN + 4 * j)
+				e = &expect_annotate_main[n];
+		if (!e) {
+			assert_int_equal((uint64_t)num(r, "samples"), 0);
+			assert_true(json_is_null(json_object_get(r, "killed_pct")));
+			continue;
+		}
+		sampled++;
+		assert_int_equal((uint64_t)num(r, "samples"), e->samples);
+		assert_int_equal((uint64_t)num(r, "period"), 4000 * e->samples);
+		assert_true(num(r, "percent") == 100.0 * e->samples / 8);
+		assert_true(num(r, "killed_pct") == e->killed);
+		assert_true(num(r, "invalid_pct") == e->invalid);
+		assert_true(num(r, "mispredicted_pct") == e->mispr);
+		assert_true(num(r, "taken_pct") == e->taken);
+		assert_true(num(r, "stalled_pct") == e->stall);
+		assert_true(num(r, "pctr1_mean") == e->pctr1);
+		assert_string_equal(json_string_value(json_object_get(r, "traps")),
+				    e->traps);
+	}
+	assert_int_equal(sampled, PM_ARRAY_SIZE(expect_annotate_main));
+	json_decref(doc);
+	rm_root(&d);
+}
+
+static void test_annotate_le(void **state) { (void)state; annotate_case(false); }
+static void test_annotate_be(void **state) { (void)state; annotate_case(true); }
+
 /* ---- the published observation: 21% mispredicted, sorted 0% ----------- */
 
 #define BR_N		65536
@@ -863,6 +991,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_rules_be_symbol),
 		cmocka_unit_test(test_rules_le_pc),
 		cmocka_unit_test(test_rules_be_pc),
+		cmocka_unit_test(test_annotate_le),
+		cmocka_unit_test(test_annotate_be),
 		cmocka_unit_test(test_mem_alpha_le),
 		cmocka_unit_test(test_mem_alpha_be),
 		cmocka_unit_test(test_mem_x86),

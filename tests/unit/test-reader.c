@@ -513,6 +513,118 @@ static void test_pipe_stream(void **state)
 	}
 }
 
+/* ---- bits the format does not define ----------------------------------- */
+
+/* A bit of sample_type, read_format or (with BRANCH_STACK)
+ * branch_sample_type beyond the ABI would make every sample a guess: the
+ * file is refused at the field, in both byte orders, file and pipe. */
+static void test_unknown_format_bits(void **state)
+{
+	static const struct {
+		struct tattr a;
+		size_t field;
+		const char *says;
+	} cases[] = {
+		{ { .type = 1, .sample_type = PM_SAMPLE_IP | 1ULL << 25 }, 24,
+		  "sample_type 0x2000001 has bit 25 (0x2000000)" },
+		{ { .type = 1, .sample_type = PM_SAMPLE_IP | 1ULL << 63 }, 24, "bit 63" },
+		{ { .type = 1, .sample_type = PM_SAMPLE_READ, .read_format = PM_FORMAT_ID | 1 << 5 },
+		  32, "read_format 0x24 has bit 5 (0x20)" },
+		{ { .type = 1, .sample_type = PM_SAMPLE_BRANCH_STACK,
+		    .branch_sample_type = PM_BRANCH_COUNTERS | 1ULL << 20 }, 72,
+		  "branch_sample_type 0x180000 has bit 20" },
+	};
+	size_t i;
+	int be;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (be = 0; be < 2; be++) {
+			struct rawbuf d = { 0 }, b, p = { .be = be };
+			struct tfile f = { .attrs = &cases[i].a, .nr_attrs = 2, .attr_bytes = 128,
+					   .data = &d, .be = be };
+			struct tattr two[2] = { { .type = 1, .sample_type = PM_SAMPLE_IP },
+						cases[i].a };
+			struct pm_reader *r = NULL;
+			struct pm_error err = { 0 };
+			struct pm_record rec;
+			size_t at;
+			int ret;
+
+			/* the second attr is the bad one: the message says which */
+			f.attrs = two;
+			b = build_file(&f);
+			assert_int_equal(pm_reader__open_mem(&r, b.p, b.len, "t", &err),
+					 -PM_EFORMAT);
+			assert_true(err.has_offset);
+			assert_int_equal(err.offset, 104 + 144 + cases[i].field);
+			if (!strstr(err.msg, cases[i].says) || !strstr(err.msg, "attr 1 ("))
+				fail_msg("case %zu: %s", i, err.msg);
+			free(b.p);
+
+			/* the same attr in a pipe's HEADER_ATTR */
+			rb_u64(&p, 0x32454c4946524550ULL);
+			rb_u64(&p, 16);
+			at = rb_record_begin(&p, PM_RECORD_HEADER_ATTR, 0);
+			put_attr(&p, &cases[i].a, 128);
+			rb_u64(&p, 5);
+			rb_record_end(&p, at);
+			memset(&err, 0, sizeof(err));
+			ret = pm_reader__open_mem(&r, p.p, p.len, "t", &err);
+			if (!ret) {
+				while ((ret = pm_reader__next(r, &rec, &err)) > 0)
+					;
+				pm_reader__delete(r);
+			}
+			assert_int_equal(ret, -PM_EFORMAT);
+			assert_int_equal(err.offset, 16 + 8 + cases[i].field);
+			if (!strstr(err.msg, cases[i].says) || !strstr(err.msg, "HEADER_ATTR ("))
+				fail_msg("pipe case %zu: %s", i, err.msg);
+			free(p.p);
+		}
+	}
+}
+
+/* Linux 6.8's branch counters: a u64 per branch entry after the entries
+ * (with the hw_idx before them), then the fields that follow. */
+static void test_branch_counters(void **state)
+{
+	const struct tattr a = { .type = 4, .sample_type = PM_SAMPLE_IP |
+		PM_SAMPLE_BRANCH_STACK | PM_SAMPLE_WEIGHT | PM_SAMPLE_DATA_SRC,
+		.branch_sample_type = PM_BRANCH_HW_INDEX | PM_BRANCH_COUNTERS | 1 };
+	struct rawbuf d = { 0 }, b;
+	struct tfile f = { .attrs = &a, .nr_attrs = 1, .attr_bytes = 136, .data = &d };
+	struct pm_reader *r;
+	struct pm_record rec;
+	struct pm_sample s;
+	struct pm_error err = { 0 };
+	size_t at = rb_record_begin(&d, PM_RECORD_SAMPLE, 0);
+
+	(void)state;
+	rb_u64(&d, 0x4000);		/* IP */
+	rb_u64(&d, 2);			/* nr */
+	rb_u64(&d, 9);			/* hw_idx */
+	rb_u64(&d, 0x10); rb_u64(&d, 0x20); rb_u64(&d, 1);
+	rb_u64(&d, 0x30); rb_u64(&d, 0x40); rb_u64(&d, 2);
+	rb_u64(&d, 0x0303);		/* counters[0] */
+	rb_u64(&d, 0x0404);		/* counters[1] */
+	rb_u64(&d, 77);			/* WEIGHT */
+	rb_u64(&d, 0x1234);		/* DATA_SRC */
+	rb_record_end(&d, at);
+	b = build_file(&f);
+	r = open_buf(&b);
+	assert_int_equal(pm_reader__next(r, &rec, &err), 1);
+	assert_int_equal(pm_reader__parse_sample(r, &rec, &s, &err), 0);
+	assert_int_equal(s.branch_nr, 2);
+	assert_int_equal(s.branch_hw_idx, 9);
+	assert_int_equal(s.branches[1].to, 0x40);
+	assert_int_equal(s.weight, 77);
+	assert_int_equal(s.data_src, 0x1234);
+	pm_reader__delete(r);
+	free(b.p);
+	free(d.p);
+}
+
 /* ---- compressed records ---------------------------------------------- */
 
 /* Records compressed as one stream, flushed after `split` bytes, so one
@@ -593,6 +705,83 @@ static void test_compressed(void **state)
 		free(d.p);
 		free(plain.p);
 	}
+}
+
+/* One COMPRESSED record of `plain`, flushed whole (its zstd bytes must fit
+ * a record: the caller's data compresses well). */
+static void put_compressed_whole(struct rawbuf *d, ZSTD_CStream *cs, const struct rawbuf *plain)
+{
+	size_t room = ZSTD_compressBound(plain->len) + 64, at;
+	uint8_t *out = malloc(room);
+	ZSTD_inBuffer in = { plain->p, plain->len, 0 };
+	ZSTD_outBuffer o = { out, room, 0 };
+
+	assert_int_equal(ZSTD_compressStream2(cs, &o, &in, ZSTD_e_flush), 0);
+	assert_true(o.pos <= 65535 - 8);
+	at = rb_record_begin(d, PM_RECORD_COMPRESSED, 0);
+	rb_bytes(d, out, o.pos);
+	rb_record_end(d, at);
+	free(out);
+}
+
+/* A payload that inflates to far more than the reader's output chunk
+ * (256 KB): zstd takes all the input long before it has given all the
+ * output. Every record still comes out, and before the plain record that
+ * follows the COMPRESSED one in the file; the last payload's tail too. */
+static void test_compressed_large_payload(void **state)
+{
+	const struct tattr a = { .type = 1, .sample_type = PM_SAMPLE_IP };
+	struct rawbuf part = { 0 }, d = { 0 }, b;
+	struct tfile f = { .attrs = &a, .nr_attrs = 1, .attr_bytes = 128, .data = &d };
+	ZSTD_CStream *cs = ZSTD_createCStream();
+	enum { N = 40000 };	/* 16-byte samples: 640 KB a payload */
+	struct pm_record rec;
+	struct pm_sample s;
+	struct pm_error err = { 0 };
+	struct pm_reader *r;
+	uint64_t want[2 * N + 1], seen = 0;
+	int k, i, ret;
+
+	(void)state;
+	ZSTD_initCStream(cs, 3);
+	for (k = 0; k < 2; k++) {
+		part.len = 0;
+		for (i = 0; i < N; i++) {
+			size_t at = rb_record_begin(&part, PM_RECORD_SAMPLE, 0);
+
+			rb_u64(&part, 0x1000 + 0x100000 * (uint64_t)k + (uint64_t)(i % 7));
+			rb_record_end(&part, at);
+			want[(size_t)k * (N + 1) + (size_t)i] = 0x1000 + 0x100000 * (uint64_t)k +
+								(uint64_t)(i % 7);
+		}
+		put_compressed_whole(&d, cs, &part);
+		if (k == 0) {	/* a plain sample between the two */
+			size_t at = rb_record_begin(&d, PM_RECORD_SAMPLE, 0);
+
+			rb_u64(&d, 0x999);
+			rb_record_end(&d, at);
+			want[N] = 0x999;
+		}
+	}
+	b = build_file(&f);
+	r = open_buf(&b);
+	while ((ret = pm_reader__next(r, &rec, &err)) > 0) {
+		if (rec.type != PM_RECORD_SAMPLE)
+			continue;
+		assert_int_equal(pm_reader__parse_sample(r, &rec, &s, &err), 0);
+		if (seen >= 2 * N + 1 || s.ip != want[seen])
+			fail_msg("sample %llu: ip %#llx", (unsigned long long)seen,
+				 (unsigned long long)s.ip);
+		seen++;
+	}
+	if (ret < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(seen, 2 * N + 1);
+	pm_reader__delete(r);
+	ZSTD_freeCStream(cs);
+	free(b.p);
+	free(d.p);
+	free(part.p);
 }
 
 /* ---- payloads outside header.size, unknown types --------------------- */
@@ -736,6 +925,47 @@ static void test_interrupted_recording(void **state)
 	free(b.p);
 }
 
+/* A completed recording with no records: data size 0 and the feature
+ * index at data.offset. Its features count; it is not cut short. A cut
+ * one with no record yet (the header written at the start) is. */
+static void test_empty_recording(void **state)
+{
+	static const struct tattr a = { .type = 1, .sample_type = PM_SAMPLE_IP };
+	struct rawbuf d = { 0 }, b;
+	struct tfile f = { .attrs = &a, .nr_attrs = 1, .attr_bytes = 128,
+			   .data = &d, .hostname = "done", .interrupted = true };
+	struct pm_reader *r;
+	struct pm_record rec;
+	struct pm_error err = { 0 };
+	int be;
+
+	(void)state;
+	for (be = 0; be < 2; be++) {
+		f.be = be;
+		b = build_file(&f);
+		r = open_buf(&b);
+		assert_false(pm_reader__interrupted(r));
+		assert_string_equal(pm_reader__features(r)->hostname, "done");
+		assert_int_equal(pm_reader__next(r, &rec, &err), 0);
+		pm_reader__delete(r);
+		/* killed before any record: the header alone, or with perf's
+		 * feature bits and no index yet */
+		b.len = 104 + 144;
+		r = open_buf(&b);
+		assert_true(pm_reader__interrupted(r));
+		assert_int_equal(pm_reader__next(r, &rec, &err), 0);
+		pm_reader__delete(r);
+		free(b.p);
+		/* an index entry that points into the index */
+		b = build_file(&f);
+		rb_patch(&b, 104 + 144, 104 + 144, 8);
+		r = open_buf(&b);
+		assert_true(pm_reader__interrupted(r));
+		pm_reader__delete(r);
+		free(b.p);
+	}
+}
+
 static void test_lying_counts(void **state)
 {
 	struct rawbuf b = small_file(false);
@@ -854,10 +1084,14 @@ int main(void)
 		cmocka_unit_test(test_sample_every_field),
 		cmocka_unit_test(test_ids_and_trailer),
 		cmocka_unit_test(test_pipe_stream),
+		cmocka_unit_test(test_unknown_format_bits),
+		cmocka_unit_test(test_branch_counters),
 		cmocka_unit_test(test_compressed),
+		cmocka_unit_test(test_compressed_large_payload),
 		cmocka_unit_test(test_extra_payloads),
 		cmocka_unit_test(test_every_truncation_fails_with_offset),
 		cmocka_unit_test(test_interrupted_recording),
+		cmocka_unit_test(test_empty_recording),
 		cmocka_unit_test(test_lying_counts),
 		cmocka_unit_test(test_attr_size_bounds),
 		cmocka_unit_test(test_not_perf_data),

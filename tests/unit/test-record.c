@@ -109,6 +109,76 @@ static void test_ring_plain_and_wrap(void **state)
 	pm_ring__unmap(&f.rb);
 }
 
+/* Put and drain a record that brings the tail to `at` bytes before the
+ * ring's end (none when it is there already). */
+static void pad_to(struct fake_ring *f, unsigned int at)
+{
+	struct perf_event_mmap_page *pg = (void *)f->mem;
+	unsigned int off = (unsigned int)(pg->data_head & 255), want = 256 - at;
+	size_t size;
+
+	if (off == want)
+		return;
+	fake_put(f, 3, (uint16_t)((want - off + 256) % 256));
+	pm_ring__begin(&f->rb);
+	assert_non_null(pm_ring__next(&f->rb, &size));
+	assert_null(pm_ring__next(&f->rb, &size));
+	pm_ring__end(&f->rb);
+}
+
+/* The ring's edges: a record that ends exactly at the end of the data
+ * (in place), one whose header alone fits before the end, a large wrapped
+ * record then a smaller one through the same bounce buffer, across
+ * several laps of the ring. */
+static void test_ring_edges(void **state)
+{
+	static struct fake_ring f;
+	struct perf_event_mmap_page *pg = (void *)f.mem;
+	const struct perf_event_header *h;
+	size_t size;
+	int lap;
+
+	(void)state;
+	fake_init(&f, 224);
+	fake_put(&f, 9, 32);		/* 224..256: ends at the edge */
+	fake_put(&f, 10, 16);		/* 256..272: from 0 */
+	pm_ring__begin(&f.rb);
+	h = pm_ring__next(&f.rb, &size);
+	check_rec(h, size, 9, 32);
+	assert_ptr_equal(h, f.rb.data + 224);
+	h = pm_ring__next(&f.rb, &size);
+	check_rec(h, size, 10, 16);
+	assert_ptr_equal(h, f.rb.data);
+	assert_null(pm_ring__next(&f.rb, &size));
+	pm_ring__end(&f.rb);
+	for (lap = 0; lap < 6; lap++) {
+		pad_to(&f, 8);		/* the next header just fits */
+		fake_put(&f, 11, 200);	/* header at the end, body from 0 */
+		fake_put(&f, 12, 24);
+		pm_ring__begin(&f.rb);
+		h = pm_ring__next(&f.rb, &size);
+		check_rec(h, size, 11, 200);
+		assert_ptr_equal(h, f.rb.bounce);
+		h = pm_ring__next(&f.rb, &size);
+		check_rec(h, size, 12, 24);
+		assert_ptr_equal(h, f.rb.data + 192);	/* 248 + 200, a lap on */
+		assert_null(pm_ring__next(&f.rb, &size));
+		pm_ring__end(&f.rb);
+		assert_int_equal(pg->data_tail, pg->data_head);
+		/* a shorter wrapped record through the bigger bounce */
+		pad_to(&f, 16);
+		fake_put(&f, 13, 40);
+		pm_ring__begin(&f.rb);
+		h = pm_ring__next(&f.rb, &size);
+		check_rec(h, size, 13, 40);
+		assert_ptr_equal(h, f.rb.bounce);
+		assert_null(pm_ring__next(&f.rb, &size));
+		pm_ring__end(&f.rb);
+	}
+	assert_true(pg->data_head > 6 * 256);	/* laps, not one pass */
+	pm_ring__unmap(&f.rb);
+}
+
 static void test_ring_head_snapshot(void **state)
 {
 	static struct fake_ring f;
@@ -437,6 +507,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ring_plain_and_wrap),
+		cmocka_unit_test(test_ring_edges),
 		cmocka_unit_test(test_ring_head_snapshot),
 		cmocka_unit_test(test_ring_torn),
 		cmocka_unit_test(test_cpu_list),

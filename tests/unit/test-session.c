@@ -43,17 +43,17 @@ static void write_file(const char *path, const char *text)
 
 static int setup(void **state)
 {
-	static const struct pm_kit_sym prog_syms[] = {
+	static const struct pm_elf_sym prog_syms[] = {
 		{ "main", 0x1000, 0x100 },
 		{ "work", 0x1100, 0x200 },
 	};
-	static const struct pm_kit_sym lib_syms[] = {
+	static const struct pm_elf_sym lib_syms[] = {
 		{ "lib_fn", 0x2000, 0x80 },
 	};
-	static const struct pm_kit_sym exe_syms[] = {
+	static const struct pm_elf_sym exe_syms[] = {
 		{ "child_main", 0x401000, 0x100 },
 	};
-	struct pm_kit_elf e = { .machine = PM_KIT_EM_X86_64, .type = 3,
+	struct pm_elf_image e = { .machine = PM_KIT_EM_X86_64, .type = 3,
 				.text_addr = 0x1000, .text_size = 0x1000,
 				.syms = prog_syms, .nr_syms = 2 };
 	char path[160];

@@ -157,6 +157,8 @@ static void test_demangle(void **state)
 		{ "_RNvCs1234_7mycrate3foo", "mycrate::foo", "mycrate::foo" },
 		{ "_RNvNtCs1234_7mycrate3abc3def", "mycrate::abc::def",
 		  "mycrate::abc::def" },
+		/* a PLT entry keeps its "@plt", after the demangled callee */
+		{ "_ZN2ns2ItppEv@plt", "ns::It::operator++@plt", "ns::It::operator++()@plt" },
 	};
 	char *d;
 
@@ -174,6 +176,8 @@ static void test_demangle(void **state)
 	assert_null(pm_demangle("main"));
 	assert_null(pm_demangle("_start"));
 	assert_null(pm_demangle(""));
+	assert_null(pm_demangle("memcpy@plt"));
+	assert_null(pm_demangle("_Zbogus@plt"));
 }
 
 /* Our demangler agrees with c++filt on the same names: `c++filt -p`

@@ -822,7 +822,7 @@ static void test_unclosed_file_reads(void **state)
 
 /* ---- files for perf (tests/cli/writer-perf.sh) ------------------------ */
 
-static const struct pm_kit_sym prog_syms[] = {
+static const struct pm_elf_sym prog_syms[] = {
 	{ "main", 0x401000, 0x100 },
 	{ "work", 0x401100, 0x200 },
 	{ "spin", 0x401300, 0x100 },
@@ -907,7 +907,7 @@ static void test_oracle_files(void **state)
 	const char *out = getenv("PMPROF_WRITER_OUT");
 	char tmp[] = "/tmp/pmprof-writer-XXXXXX", path[600];
 	const char *dir = out;
-	struct pm_kit_elf elf = {
+	struct pm_elf_image elf = {
 		.machine = PM_KIT_EM_X86_64, .text_addr = 0x401000,
 		.text_size = 0x1000, .syms = prog_syms, .nr_syms = 3,
 	};
