@@ -30,6 +30,7 @@ int cmd_metrics(int argc, const char **argv)
 		OPT_BOOLEAN(0, "ci", &mo.ci, "95% confidence interval of each metric"),
 		OPT_SYMBOL_SOURCES(&c),
 		OPT_FORMAT(&c),
+		OPT_WEIGHT(&c),
 		OPT_END(),
 	};
 	struct pm_metrics *m;
@@ -47,6 +48,8 @@ int cmd_metrics(int argc, const char **argv)
 	/* TSV is for Arm's tools: their column order. */
 	mo.layout = c.format == pm_renderer__find("tsv") ? PM_METRICS_LAYOUT_ARM
 							 : PM_METRICS_LAYOUT_TEXT;
+	mo.stacks = pm_cmd__needs(&c) & PM_RENDER_NEEDS_STACKS;
+	mo.profile = pm_cmd__needs(&c) & PM_RENDER_NEEDS_PROFILE;
 	m = pm_metrics__new(&mo);
 	status = pm_cmd__run(&c, &pm_metrics_analysis, m);
 	pm_metrics__delete(m);

@@ -40,6 +40,8 @@ void pm_profile__begin(struct pm_profile *p, struct pm_session *s,
 		       const struct pm_sample_ctx *ctx);
 /* One sample of the current key, of this period, to column col. */
 void pm_profile__add(struct pm_profile *p, size_t col, uint64_t period);
+/* Another count of that sample (a group member's), to column col alone. */
+void pm_profile__add_value(struct pm_profile *p, size_t col, uint64_t v);
 
 /* Append the four tables to rep. */
 void pm_profile__tables(struct pm_profile *p, struct pm_report *rep);

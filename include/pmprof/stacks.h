@@ -45,6 +45,8 @@ void pm_stacks__begin(struct pm_stacks *st, struct pm_session *s,
 		      const struct pm_sample_ctx *ctx);
 /* One sample of the current stack, of this period, to column col. */
 void pm_stacks__add(struct pm_stacks *st, size_t col, uint64_t period);
+/* Another count of that sample (a group member's), to column col alone. */
+void pm_stacks__add_value(struct pm_stacks *st, size_t col, uint64_t v);
 
 /* The "stacks" table (rows by stack, in byte order), the caller's. */
 struct pm_table *pm_stacks__table(const struct pm_stacks *st);

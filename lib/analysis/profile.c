@@ -187,6 +187,12 @@ void pm_profile__add(struct pm_profile *p, size_t col, uint64_t period)
 	}
 }
 
+void pm_profile__add_value(struct pm_profile *p, size_t col, uint64_t v)
+{
+	if (p->has_cur)
+		wtab__add_value(&p->samples, p->cur, col, v);
+}
+
 /*
  * pprof takes the first mapping for the main binary: the one most samples
  * land in goes first, the others keep their order. first: its index.

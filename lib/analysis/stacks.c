@@ -78,6 +78,12 @@ void pm_stacks__add(struct pm_stacks *st, size_t col, uint64_t period)
 		wtab__add(&st->w, st->cur, col, period);
 }
 
+void pm_stacks__add_value(struct pm_stacks *st, size_t col, uint64_t v)
+{
+	if (st->has_cur)
+		wtab__add_value(&st->w, st->cur, col, v);
+}
+
 /* "main" or "f (inlined)", else the address, as the report's JSON. */
 static void frame_name(struct pm_strbuf *sb, const uint64_t *frame)
 {

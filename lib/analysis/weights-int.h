@@ -46,6 +46,8 @@ size_t wtab__column(struct wtab *w, int id, const char *name);
 size_t wtab__find(struct wtab *w, const uint64_t *words, size_t n);
 /* One sample of this period to key k, column col. */
 void wtab__add(struct wtab *w, size_t k, size_t col, uint64_t period);
+/* A value to key k's column col alone (another counter of the sample). */
+void wtab__add_value(struct wtab *w, size_t k, size_t col, uint64_t v);
 static inline uint64_t wtab__value(const struct wtab *w, size_t k, size_t col)
 {
 	return col < w->keys[k].nv ? w->keys[k].v[col] : 0;

@@ -81,7 +81,7 @@ size_t wtab__find(struct wtab *w, const uint64_t *words, size_t n)
 	return w->nr++;
 }
 
-void wtab__add(struct wtab *w, size_t k, size_t col, uint64_t period)
+void wtab__add_value(struct wtab *w, size_t k, size_t col, uint64_t v)
 {
 	struct wkey *e = &w->keys[k];
 
@@ -90,9 +90,14 @@ void wtab__add(struct wtab *w, size_t k, size_t col, uint64_t period)
 		memset(e->v + e->nv, 0, (w->nr_cols - e->nv) * sizeof(*e->v));
 		e->nv = w->nr_cols;
 	}
-	e->samples++;
-	e->period += period;
-	e->v[col] += period;
+	e->v[col] += v;
+}
+
+void wtab__add(struct wtab *w, size_t k, size_t col, uint64_t period)
+{
+	wtab__add_value(w, k, col, period);
+	w->keys[k].samples++;
+	w->keys[k].period += period;
 }
 
 size_t wtab__add_columns(const struct wtab *w, struct pm_table *t)
