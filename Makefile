@@ -1,12 +1,14 @@
 # pmprof: GNU Makefile.
 #
 #   make            build build/pmprof (and the ./pmprof link)
-#   make check      build and run every test; ends with "N passed, N failed"
+#   make check      install missing test packages (as root; else say how),
+#                   build and run every test; ends with "N passed, N failed"
 #   make demo       install missing packages (as root), build, record, report
 #   make bench      throughput and overhead benchmarks against perf
 #   make check-lab  the arm64 lab (scripts/lab/): QEMU guests with a PMU,
 #                   a kernel with the hf ABI, arm64/s390x unit tests
-#   make fuzz       run the libFuzzer targets for longer (FUZZ_SECONDS)
+#   make fuzz       run the libFuzzer targets for longer (FUZZ_SECONDS each)
+#   make fuzz-long  all of them for FUZZ_TOTAL seconds in all (an hour)
 #   make install    PREFIX=/usr/local DESTDIR=
 #
 # Object lists come from the tree: every lib/<layer>/*.c goes into
@@ -47,7 +49,10 @@ ifneq ($(SAN),)
 comma      := ,
 SAN_ALL    := $(SAN)$(if $(findstring undefined,$(SAN)),$(comma)float-cast-overflow)
 ALL_CFLAGS += -fsanitize=$(SAN_ALL) -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDFLAGS    += -fsanitize=$(SAN_ALL)
+# pmprof, the unit tests and the fuzz targets; not the bench programs,
+# which are workloads (a sanitized one has LeakSanitizer's extra process
+# at exit and ASan's thread: other samples than the tests expect).
+SAN_LDFLAGS := -fsanitize=$(SAN_ALL)
 endif
 LIBS     := $(PKG_LIBS) -liberty -lm
 
@@ -77,7 +82,7 @@ BENCH_BINS := $(BENCH_SRCS:%.c=$(BUILD)/%)
 LIBPMPROF := $(BUILD)/libpmprof.a
 PMPROF    := $(BUILD)/pmprof
 
-.PHONY: all check check-unit check-cli check-lab demo bench fuzz install clean deps \
+.PHONY: all check check-unit check-cli check-lab demo bench fuzz fuzz-long install clean deps \
         accuracy tests programs fuzz-programs
 all: $(PMPROF) programs
 	@ln -sf $(PMPROF) pmprof
@@ -111,7 +116,7 @@ $(LIBPMPROF): $(LIB_OBJS) $(PROTO_OBJS) $(ASSET_OBJS)
 	ar rcs $@ $^
 
 $(PMPROF): $(CLI_OBJS) $(LIBPMPROF)
-	$(CC) $(LDFLAGS) $(PROGRAM_LDFLAGS) -o $@ $(CLI_OBJS) $(LIBPMPROF) $(LIBS)
+	$(CC) $(LDFLAGS) $(SAN_LDFLAGS) $(PROGRAM_LDFLAGS) -o $@ $(CLI_OBJS) $(LIBPMPROF) $(LIBS)
 
 # The CLI without main(), so tests can call command internals.
 $(BUILD)/libpmprof-cli.a: $(filter-out $(BUILD)/src/main.o,$(CLI_OBJS))
@@ -123,7 +128,7 @@ $(BUILD)/libpmprof-cli.a: $(filter-out $(BUILD)/src/main.o,$(CLI_OBJS))
 $(BUILD)/tests/unit/%: tests/unit/%.c $(KIT_OBJS) $(BUILD)/libpmprof-cli.a $(LIBPMPROF)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -Itests -Isrc -MMD -MP -MF $@.d -o $@ $< $(KIT_OBJS) \
-	    $(BUILD)/libpmprof-cli.a $(LIBPMPROF) $(LIBS) $(TEST_LIBS) $(LDFLAGS)
+	    $(BUILD)/libpmprof-cli.a $(LIBPMPROF) $(LIBS) $(TEST_LIBS) $(LDFLAGS) $(SAN_LDFLAGS)
 
 $(BUILD)/tests/fixture/%.o: tests/fixture/%.c
 	@mkdir -p $(dir $@)
@@ -137,16 +142,32 @@ $(BUILD)/bench/%: bench/%.c
 
 tests: $(UNIT_BINS) $(PMPROF) $(BENCH_BINS)
 
-check: tests
+# The test packages first (installed when root, else the apt-get line and
+# a stop: a fresh machine has no cmocka.h), then a new make, so that the
+# pkg-config flags above are read again once the packages are there.
+# CHECK_FLAGS goes to tests/run.sh (--skip=NAME, PATTERN ...).
+CHECK_FLAGS ?=
+check:
+	@scripts/deps.sh --test
+	@$(MAKE) --no-print-directory tests
 	@ln -sf $(PMPROF) pmprof
-	@BUILD=$(BUILD) tests/run.sh
+	@BUILD=$(BUILD) tests/run.sh $(CHECK_FLAGS)
 
-check-unit: $(UNIT_BINS)
-	@BUILD=$(BUILD) tests/run.sh --unit-only
+check-unit:
+	@scripts/deps.sh --test
+	@$(MAKE) --no-print-directory $(UNIT_BINS)
+	@BUILD=$(BUILD) tests/run.sh --unit-only $(CHECK_FLAGS)
+
+check-cli:
+	@scripts/deps.sh --test
+	@$(MAKE) --no-print-directory tests
+	@BUILD=$(BUILD) tests/run.sh --cli-only $(CHECK_FLAGS)
 
 # tests/lab/0-build.sh builds the guest (kernel included: minutes, once;
 # then cached in ~/.cache/pmprof-lab), the rest boot it.
-check-lab: tests
+check-lab:
+	@scripts/deps.sh --test
+	@$(MAKE) --no-print-directory tests
 	@BUILD=$(BUILD) CLI_TIMEOUT=5400 tests/run.sh --lab
 
 deps:
@@ -172,11 +193,19 @@ fuzz-programs: $(FUZZ_BINS)
 $(BUILD)/tests/fuzz/%: tests/fuzz/%.c $(LIBPMPROF)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIBPMPROF) $(LIBS) \
-	    $(LDFLAGS)
+	    $(LDFLAGS) $(SAN_LDFLAGS)
 
 FUZZ_SECONDS ?= 300
 fuzz:
 	BUILD=build-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
+
+# On demand, before a release or after a parser change: one target after
+# the other, going on after a finding; every crash, leak or hang input is
+# kept in build-fuzz/fuzz-artifacts/ (copy it to tests/fuzz/corpus/ once
+# fixed, so that make check runs it).
+FUZZ_TOTAL ?= 3600
+fuzz-long:
+	BUILD=build-fuzz FUZZ_TOTAL=$(FUZZ_TOTAL) tests/fuzz/run.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -3,7 +3,7 @@
 #
 #   bench/run.sh [SECTION...]      sections: reader report outputs dir dwarf
 #                                  metrics record lab (bench/lab.sh: the
-#                                  arm64 guest)
+#                                  arm64 guest) demo
 #                                  (default: all, and docs/bench.md is
 #                                  rewritten with the results)
 #
@@ -41,7 +41,7 @@ BENCH_REPEAT=${BENCH_REPEAT:-3}
 BENCH_BUDGET=${BENCH_BUDGET:-60}
 BENCH_DIR_REPEAT=${BENCH_DIR_REPEAT:-7}
 BENCH_DOC=${BENCH_DOC-docs/bench.md}
-SECTIONS_ALL="reader report outputs dir dwarf metrics record lab"
+SECTIONS_ALL="reader report outputs dir dwarf metrics record lab demo"
 
 # shellcheck source=bench/metrics.sh
 . bench/metrics.sh
@@ -397,6 +397,28 @@ section_record_summary() {
 		"$(verdict "${sl:-99} + 0 < 2 && ${est:-99} + 0 < 2")"
 	summary "record: fixed writes >= 25x more than burst --metrics" "${r:-?}x" \
 		"$(verdict "${r:-0} + 0 >= 25")"
+}
+
+# Demo: `make demo` in a clean clone, build included (README: "a few
+# seconds" for the demo, two minutes with the build). A time, so here and
+# not in tests/cli/demo.sh, which checks what the demo shows.
+section_demo() {
+	local clone="$TMP/demo-clone" t0 total demo
+	printf '\n== demo: make demo in a clean clone (build included), once\n'
+	if ! git clone -q "$PWD" "$clone" 2>/dev/null; then
+		summary "demo: make demo < 120 s, the demo part < 60 s" "no git clone" "MISSED"
+		return
+	fi
+	t0=$(date +%s)
+	make -C "$clone" -j2 demo >"$TMP/demo.out" 2>&1
+	total=$(( $(date +%s) - t0 ))
+	demo=$(sed -n 's/^==== Done in \([0-9]*\) s.*/\1/p' "$TMP/demo.out")
+	printf 'make demo: %d s in all, the demo part %s s\n' "$total" "${demo:-?}"
+	note_cmd make demo
+	summary "demo: make demo < 120 s, the demo part < 60 s" \
+		"${total} s, demo ${demo:-failed} s" \
+		"$(verdict "$total < 120 && ${demo:-999} + 0 < 60")"
+	rm -rf "$clone"
 }
 
 # ---- report ---------------------------------------------------------------

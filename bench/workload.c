@@ -343,6 +343,7 @@ struct config {
 	int verbose;
 	int truth;		/* measure each behaviour instead */
 	int elapsed;		/* print the loop's elapsed time */
+	const char *until;	/* stop once this path exists */
 };
 
 /*
@@ -451,6 +452,10 @@ static void run_behaviours(const struct config *c, unsigned int thread)
 	if (!c->fixed && c->seed)
 		shuffle(order, NR_BEHAVIOURS, &r);	/* one fixed order */
 	for (unsigned long it = 0; it < c->iterations; it++) {
+		/* a test's workload runs until the test has seen what it
+		 * waits for, however slow the machine, and then exits 0 */
+		if (c->until && !access(c->until, F_OK))
+			break;
 		if (c->only >= 0) {
 			run_one(c, behaviours[c->only].fn);
 			continue;
@@ -564,6 +569,9 @@ static void usage(FILE *f)
 "                      (INSTRUCTIONS \"-\" without such a counter)\n"
 "  -e, --elapsed       print \"elapsed NS\": the behaviours' loop, on\n"
 "                      CLOCK_MONOTONIC (guest time under QEMU's -icount)\n"
+"  -u, --until PATH    stop before the next iteration once PATH exists\n"
+"                      (at most ITERATIONS; for tests that wait for\n"
+"                      something to happen while the workload runs)\n"
 "  -v, --verbose       print what ran\n"
 "  -h, --help          this text\n",
 		DEFAULT_ITERATIONS, PROFILEME_BYTES, DEFAULT_PM_ROUNDS);
@@ -642,6 +650,7 @@ int main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "truth", no_argument, NULL, 'T' },
 		{ "elapsed", no_argument, NULL, 'e' },
+		{ "until", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -649,7 +658,7 @@ int main(int argc, char **argv)
 	pid_t child = -1;
 	int opt, status = 0;
 
-	while ((opt = getopt_long(argc, argv, "n:s:Fd:o:t:fpr:lvhTe", longopts,
+	while ((opt = getopt_long(argc, argv, "n:s:Fd:o:t:fpr:lvhTeu:", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'n':
@@ -690,6 +699,7 @@ int main(int argc, char **argv)
 		case 'v': cfg.verbose = 1; break;
 		case 'T': cfg.truth = 1; break;
 		case 'e': cfg.elapsed = 1; break;
+		case 'u': cfg.until = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 1;
 		}

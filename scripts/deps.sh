@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Check (and, as root, install) the Debian packages pmprof needs.
 #
-#   scripts/deps.sh [--runtime | --test | --lab] [--check] [--list]
+#   scripts/deps.sh [--runtime | --test | --lab | --fresh] [--check] [--list]
 #
 #   --runtime   what `make demo` needs: the build dependencies and perf
 #   --lab       what the arm64 lab needs on the host (scripts/lab/: cross
@@ -9,6 +9,7 @@
 #               s390x packages are fetched by the lab itself (apt-get
 #               download), after `dpkg --add-architecture`, done here too
 #   --test      everything the tests need, the lab's included (the default)
+#   --fresh     what scripts/fresh-check.sh needs on the host
 #   --check     only check: never install, exit 1 if something is missing
 #   --list      print the packages of the group, one a line, and exit
 #
@@ -19,7 +20,8 @@
 set -u
 
 # The one list. Columns: package, group, pkg-config module ("-" if none),
-# why. Group "runtime" and "lab" packages are also part of "test".
+# why. Group "runtime" and "lab" packages are also part of "test"; "fresh"
+# stands alone.
 PACKAGES='
 build-essential          runtime  -         C compiler, make, libc headers
 gcc                      runtime  -         the default compiler
@@ -38,6 +40,7 @@ binutils-multiarch       runtime  -         annotate: objdump that reads every a
 libcmocka-dev            test     cmocka    unit tests
 zstd                     test     -         compressed fixtures
 clang                    test     -         libFuzzer and sanitizer builds
+libclang-rt-14-dev       test     -         libFuzzer and sanitizer runtimes (clang only recommends them)
 gcc-12-alpha-linux-gnu   test     -         Alpha fixture binaries
 binutils-alpha-linux-gnu test     -         Alpha fixture binaries
 gcc-12-s390x-linux-gnu   lab      -         s390x (big-endian) builds
@@ -59,6 +62,9 @@ python3                  test     -         perf script -s benchmark
 valgrind                 test     -         leak checks of the error exits of record
 golang-go                test     -         go tool pprof reads --format pprof
 chromium                 test     -         headless: the flame graph of --format html
+git                      test     -         demo test: make demo in a clean clone
+procps                   test     -         pgrep and ps in the record tests
+debootstrap              fresh    -         scripts/fresh-check.sh: a new Debian
 '
 
 group=test check_only=0 list_only=0
@@ -66,6 +72,7 @@ for a in "$@"; do
 	case "$a" in
 	--runtime) group=runtime ;;
 	--test) group=test ;;
+	--fresh) group=fresh ;;
 	--lab) group=lab ;;
 	--check) check_only=1 ;;
 	--list) list_only=1 ;;
@@ -76,7 +83,7 @@ done
 
 # Rows of the chosen group: "package module".
 rows=$(printf '%s\n' "$PACKAGES" | awk -v g="$group" \
-	'NF >= 3 && (g == "test" || $2 == g || (g != "lab" && $2 == "runtime")) { print $1, $3 }')
+	'NF >= 3 && ($2 == g || (g == "test" && ($2 == "runtime" || $2 == "lab"))) { print $1, $3 }')
 pkgs=$(printf '%s\n' "$rows" | awk '{ print $1 }')
 
 if [ "$list_only" = 1 ]; then
@@ -109,33 +116,37 @@ if [ "$group" = test ] || [ "$group" = lab ]; then
 		dpkg --print-foreign-architectures | grep -qx "$a" || need_arch+=("$a")
 	done
 fi
-if [ ${#need_arch[@]} -gt 0 ]; then
-	if [ "$check_only" = 1 ] || [ "$(id -u)" -ne 0 ]; then
-		echo "deps.sh: dpkg knows no ${need_arch[*]} packages; as root:"
-		for a in "${need_arch[@]}"; do echo "  dpkg --add-architecture $a"; done
-		echo "  apt-get update"
-		exit 1
-	fi
-	for a in "${need_arch[@]}"; do
-		echo "deps.sh: dpkg --add-architecture $a"
-		dpkg --add-architecture "$a" || { echo "deps.sh: dpkg --add-architecture $a failed" >&2; exit 1; }
-	done
-	apt-get -o DPkg::Lock::Timeout=600 update -q || { echo "deps.sh: apt-get update failed" >&2; exit 1; }
-fi
 
-if [ ${#missing[@]} -eq 0 ]; then
+if [ ${#missing[@]} -eq 0 ] && [ ${#need_arch[@]} -eq 0 ]; then
 	echo "deps.sh: all $(printf '%s\n' "$pkgs" | wc -l) $group packages present"
 	exit 0
 fi
 
-line="apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
-echo "deps.sh: missing: ${missing[*]}"
+# One command line for all of it, to give a user who is not root.
+line=
+for a in ${need_arch[@]+"${need_arch[@]}"}; do
+	line+="dpkg --add-architecture $a && "
+done
+line+="apt-get update"
+if [ ${#missing[@]} -gt 0 ]; then
+	line+=" && apt-get install -y --no-install-recommends ${missing[*]}"
+	echo "deps.sh: missing: ${missing[*]}"
+fi
+[ ${#need_arch[@]} -eq 0 ] || echo "deps.sh: dpkg knows no ${need_arch[*]} packages"
 if [ "$check_only" = 1 ] || [ "$(id -u)" -ne 0 ]; then
 	echo "deps.sh: to install them, as root:"
 	echo "  $line"
 	exit 1
 fi
 
+for a in ${need_arch[@]+"${need_arch[@]}"}; do
+	echo "deps.sh: dpkg --add-architecture $a"
+	dpkg --add-architecture "$a" || { echo "deps.sh: dpkg --add-architecture $a failed" >&2; exit 1; }
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	apt-get -o DPkg::Lock::Timeout=600 update -q || { echo "deps.sh: apt-get update failed" >&2; exit 1; }
+	exec "$0" --check "--$group"
+fi
 echo "deps.sh: $line"
 export DEBIAN_FRONTEND=noninteractive
 # Wait for a dpkg lock held by another apt run instead of failing.

@@ -70,7 +70,8 @@ static int dump_record(struct out *o, struct pm_reader *r,
 		else
 			fprintf(o->f, "%#" PRIx64, rec->offset);
 		if (rec->compressed)
-			fprintf(o->f, "+z%#" PRIx64, rec->zoffset);
+			/* 0x always (%#x prints 0 bare): one pattern parses every line */
+			fprintf(o->f, "+z0x%" PRIx64, rec->zoffset);
 		fprintf(o->f, " [%#x] ", rec->size);
 		if (tname)
 			fputs(tname, o->f);

@@ -345,6 +345,7 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 	o.cpu_list = rc->cpu_list;
 	o.pid_list = rc->pid_list;
 	o.tid_list = rc->tid_list;
+	o.pids_may_end = rc->uid != NULL;
 	o.per_thread = rc->per_thread;
 	o.clockid = -1;
 	o.seed = rc->seed;

@@ -87,3 +87,66 @@ have_perf() {
 	command -v perf >/dev/null 2>&1 &&
 		perf record -q -e cpu-clock -o "$TMP/.probe.data" true >/dev/null 2>&1
 }
+
+# wait_for CMD...: run CMD every 20 ms until it succeeds; 1 if it still
+# fails after WAIT_MAX seconds (default 120: a guard against a hang, not a
+# time anything is expected to take). For a condition a test created and
+# must see happen (a handler installed, a process exec'd), never a sleep.
+wait_for() {
+	local end=$(( $(date +%s) + ${WAIT_MAX:-120} )) rc
+	until "$@"; do
+		rc=$?
+		# a missing command is no condition to wait for
+		[ "$rc" != 127 ] && [ "$(date +%s)" -lt "$end" ] || return 1
+		sleep 0.02
+	done
+}
+
+# handles_signal PID SIG: PID has a handler installed for SIG (its SigCgt).
+handles_signal() {
+	local num mask
+	num=$(kill -l "$2") || return 1
+	mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+	[ -n "$mask" ] && (( (16#$mask >> (num - 1)) & 1 ))
+}
+
+# runs_exe PID FILE: PID has exec'd FILE.
+runs_exe() {
+	[ "$(readlink "/proc/$1/exe" 2>/dev/null)" = "$(readlink -f "$2")" ]
+}
+
+# cpu_ticks PID: the CPU time PID has used (user + system, clock ticks).
+cpu_ticks() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	stat=${stat##*) }	# after "(comm) ", which may hold spaces
+	set -- $stat
+	echo $(( ${12} + ${13} ))
+}
+
+# used_cpu PID TICKS: PID has used at least TICKS clock ticks of CPU time.
+# Wait for it with wait_for: so much work done, however loaded the machine.
+used_cpu() {
+	local t
+	t=$(cpu_ticks "$1") && [ "$t" -ge "$2" ]
+}
+
+# recording_has_samples FILE: the recording pmprof record is making into
+# FILE (FILE.PID.partial until it ends) already holds a sample
+recording_has_samples() {
+	local f
+	for f in "$1".*.partial; do
+		[ -e "$f" ] && "$PMPROF" dump -i "$f" 2>/dev/null | grep -q '^0x[0-9a-f]*\(+z0x[0-9a-f]*\)\? \[0x[0-9a-f]*\] SAMPLE ' &&
+			return 0
+	done
+	return 1
+}
+
+# child_runs PID FILE: a child of PID has exec'd FILE; prints its pid.
+child_runs() {
+	local c
+	for c in $(pgrep -P "$1"); do
+		runs_exe "$c" "$2" && { echo "$c"; return 0; }
+	done
+	return 1
+}

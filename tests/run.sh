@@ -7,6 +7,7 @@
 #   --unit-only      only the unit tests
 #   --cli-only       only the CLI tests
 #   --lab            only the lab's tests (tests/lab/*.sh: `make check-lab`)
+#   --skip=NAME      not the test NAME (test-reader, inject ...); repeatable
 #   UNIT_RUNNER      a command to run each unit test with (qemu-aarch64 ...)
 #   PATTERN...       only tests whose file name contains a pattern
 set -u
@@ -17,17 +18,22 @@ export PMPROF="$PWD/$BUILD/pmprof"
 export TOP="$PWD"
 
 unit=1 cli=1 cli_dir=tests/cli
-patterns=()
+patterns=() skips=()
 for a in "$@"; do
 	case "$a" in
 	--unit-only) cli=0 ;;
 	--cli-only) unit=0 ;;
+	--skip=*) skips+=("${a#--skip=}") ;;
 	--lab) unit=0 cli_dir=tests/lab ;;
 	*) patterns+=("$a") ;;
 	esac
 done
 
 selected() {
+	local s
+	for s in ${skips[@]+"${skips[@]}"}; do
+		[ "$1" = "$s" ] && return 1
+	done
 	[ ${#patterns[@]} -eq 0 ] && return 0
 	for p in "${patterns[@]}"; do
 		case "$1" in *"$p"*) return 0 ;; esac

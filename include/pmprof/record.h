@@ -197,6 +197,9 @@ struct pm_record_opts {
 	/* Messages for the user (chosen mode, scope, fallbacks); may be NULL. */
 	void (*note)(void *ctx, const char *msg);
 	void *note_ctx;
+	/* pid_list is a snapshot of /proc (-u): a process of it that has
+	 * ended since is skipped, as perf does; none left is ESRCH. */
+	bool pids_may_end;
 };
 
 struct pm_record_stats {

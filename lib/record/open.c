@@ -262,6 +262,10 @@ int pm_rec_open__add_threads(struct pm_recorder *r, const char *list, bool whole
 		if (whole_process) {
 			int *tids = NULL, n = pm_proc_threads((int)pid, &tids), k;
 
+			if (n <= 0 && r->o.pids_may_end) {
+				p = *end ? end + 1 : end;
+				continue;
+			}
 			if (n <= 0)
 				return pm_error__fmt(err, ESRCH, "no such process %ld", pid);
 			for (k = 0; k < n; k++) {
@@ -282,6 +286,8 @@ int pm_rec_open__add_threads(struct pm_recorder *r, const char *list, bool whole
 		}
 		p = *end ? end + 1 : end;
 	}
+	if (!r->nr_threads)
+		return pm_error__fmt(err, ESRCH, "no process of '%s' left to record", list);
 	return 0;
 }
 

@@ -80,6 +80,10 @@ fi
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 chmod 777 "$TMP"
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+# Copies nobody can run wherever the tree is (a clone in /root is 0700).
+cp "$PMPROF" "$TMP/pmprof" && cp "$WORKLOAD" "$TMP/workload" &&
+	chmod 755 "$TMP/pmprof" "$TMP/workload" || { not_ok "record as a user: cannot copy the binaries"; exit 0; }
+PMPROF=$TMP/pmprof WORKLOAD=$TMP/workload
 
 as_nobody "$PMPROF" record -e cpu-clock -o "$TMP/u.data" -- "$WORKLOAD" -n 100 >/dev/null 2>u.err
 rc=$?

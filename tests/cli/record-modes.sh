@@ -83,10 +83,14 @@ both_read burst-cpu burst-cpu.data
 burst_ok burst-cpu burst-cpu.data
 "$WORKLOAD" -n 100000 >/dev/null 2>&1 &
 wl=$!
-sleep 0.2
+wait_for runs_exe "$wl" "$WORKLOAD"
 "$PMPROF" record -o burst-pid.data --hf-mode burst -p "$wl" -e "$SPEC" >/dev/null 2>"$TMP/burst-pid.err" &
 rec=$!
-sleep 1
+wait_for handles_signal "$rec" INT
+# a second of the workload's CPU time recorded (cpu-clock counts CPU time:
+# some 200 bursts, whatever the load)
+t0=$(cpu_ticks "$wl")
+wait_for used_cpu "$wl" $(( t0 + $(getconf CLK_TCK) ))
 kill -INT "$rec"
 wait "$rec"
 kill "$wl"

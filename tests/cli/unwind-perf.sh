@@ -179,14 +179,17 @@ if [ "$(uname -m)" != x86_64 ]; then
 elif ! unshare -m true 2>/dev/null; then
 	skip "unwind-perf jit" "needs unshare -m (root) for a /tmp of its own"
 elif gcc -O2 -o "$TMP/jit-prog" "$TOP/tests/programs/jit-prog.c"; then
-	# relative paths: the directory stays reachable below the new /tmp
+	# relative paths: the directory stays reachable below the new /tmp;
+	# so does a copy of pmprof there (the tree may be under /tmp too: a
+	# fresh clone in a mktemp -d)
+	cp "$PMPROF" "$TMP/pmprof-jit"
 	(cd "$TMP" && unshare -m sh -c '
 		mount -t tmpfs pmprof-jit /tmp || exit 1
 		perf record -q -e cpu-clock -o jit.data ./jit-prog >/dev/null 2>jit.err || exit 1
 		perf script -i jit.data -F pid 2>/dev/null | head -1 | tr -d " " >jit.pid
 		perf report -i jit.data --stdio -q --sort dso,sym \
 			-F overhead,sample,period,dso,sym --percent-limit 0 >jit.perf 2>/dev/null
-		"$0" report -i jit.data --format csv >jit.csv' "$PMPROF")
+		./pmprof-jit report -i jit.data --format csv >jit.csv')
 	jitpid=$(cat "$TMP/jit.pid" 2>/dev/null)
 	if [ -s "$TMP/jit.csv" ] && [ -n "$jitpid" ]; then
 		check "jit: rows equal perf report" \

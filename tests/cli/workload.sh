@@ -45,6 +45,17 @@ rc=$?
 pids=$(printf '%s\n' "$out" | sed -n 's/^workload: pid \([0-9]*\),.*/\1/p' | sort -u | wc -l)
 check_eq workload-fork "0 2" "$rc $pids"
 
+# --until PATH: a run of a billion iterations (days) stops once PATH
+# exists, with status 0, in each thread; the timeout only guards a hang.
+touch "$TMP/stop"
+check workload-until timeout 120 "$W" -n 1000000000 --threads 2 -u "$TMP/stop"
+"$W" -n 1000000000 -u "$TMP/go-on" >/dev/null 2>&1 &
+wl=$!
+wait_for used_cpu "$wl" 5 || not_ok "workload-until: runs on while PATH does not exist"
+touch "$TMP/go-on"
+wait "$wl"
+check_eq "workload-until: stops when PATH appears" 0 $?
+
 # Bad arguments: exit 1 and say why.
 for bad in "--only bogus" "--nest 4" "--nest 0" "-n x" "--threads 0" "1 2 3"; do
 	# shellcheck disable=SC2086 # split on purpose
@@ -70,7 +81,9 @@ n=$(perf script -i "$TMP/t.data" -F pid,tid,comm 2>/dev/null |
 	awk '$1 == "workload" { print $2 }' | sort -u | wc -l)
 check_eq workload-perf-threads 3 "$n"
 
-# Fork+exec: samples in two processes named workload.
+# Fork+exec: samples in two processes, both named workload (each does
+# its 200 iterations of CPU time, so each has samples on any machine; and
+# the exec'd child is not "exe", as exec'ing /proc/self/exe would name it).
 perf record -q -e cpu-clock -c 200000 -o "$TMP/f.data" \
 	"$W" --fork -n 200 >/dev/null 2>&1
 n=$(perf script -i "$TMP/f.data" -F comm,pid 2>/dev/null |

@@ -15,13 +15,20 @@
 #                  FUZZ_SECONDS at the latest)
 #   FUZZ_SEED      libFuzzer's random seed (default: a new one each run)
 #   FUZZ_FRESH=1   start from the seeds alone, in a temporary work corpus
+#   FUZZ_TOTAL     the long mode (`make fuzz-long`): this many seconds in
+#                  all, shared equally by the targets, which run one after
+#                  the other; each keeps going after a crash (libFuzzer's
+#                  fork mode) so that one finding does not end the hour,
+#                  and fails if it wrote any crash, leak, timeout or OOM
+#                  input
 #
 # `make check` runs FUZZ_RUNS=N FUZZ_SEED=1 FUZZ_FRESH=1: a bounded run from
 # the seeds, not an ever-growing corpus (libFuzzer is still not quite
 # deterministic: which inputs it tries varies a little). `make fuzz`
 # explores.
 #
-# Seeds are read from tests/fuzz/corpus/NAME/ (kept in git, read only); new
+# Seeds are read from tests/fuzz/corpus/NAME/ (kept in git, read only), a
+# libFuzzer dictionary from tests/fuzz/NAME.dict when there is one; new
 # inputs go to $BUILD/fuzz-corpus/NAME/ and crashes to
 # $BUILD/fuzz-artifacts/NAME/. Reproduce a crash with
 #   $BUILD/tests/fuzz/NAME $BUILD/fuzz-artifacts/NAME/crash-...
@@ -35,6 +42,7 @@ FUZZ_FLAGS=${FUZZ_FLAGS:-}
 FUZZ_RUNS=${FUZZ_RUNS:-}
 FUZZ_SEED=${FUZZ_SEED:-}
 FUZZ_FRESH=${FUZZ_FRESH:-0}
+FUZZ_TOTAL=${FUZZ_TOTAL:-}
 SAN=fuzzer-no-link,address,undefined
 
 build_only=0
@@ -78,6 +86,13 @@ if ! command -v "$FUZZ_CC" >/dev/null; then
 	summary; exit
 fi
 
+keep_going=()
+if [ -n "$FUZZ_TOTAL" ]; then
+	FUZZ_SECONDS=$(( FUZZ_TOTAL / ${#targets[@]} ))
+	[ "$FUZZ_SECONDS" -gt 0 ] || FUZZ_SECONDS=1
+	keep_going=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+fi
+
 # A clean make: flags from an outer make (CC=gcc, -j jobserver) must not
 # leak into this build.
 unset MAKEFLAGS MFLAGS MAKELEVEL
@@ -111,18 +126,33 @@ for t in "${targets[@]}"; do
 	fi
 	mkdir -p "$work" "$art"
 	[ -d "$seeds" ] || seeds=
+	dict=tests/fuzz/$t.dict
+	[ -f "$dict" ] || dict=
 	mkdir -p "$BUILD/fuzz-logs"; log="$BUILD/fuzz-logs/$t.log"
+	before=$(find "$art" -type f | sort)
 	start=$(date +%s)
 	# shellcheck disable=SC2086 # FUZZ_FLAGS is a list of flags
 	"$bin" -max_total_time="$FUZZ_SECONDS" -timeout="$FUZZ_TIMEOUT" \
 		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$art/" \
 		${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} ${FUZZ_SEED:+-seed="$FUZZ_SEED"} \
-		$FUZZ_FLAGS "$work" ${seeds:+"$seeds"} >"$log" 2>&1
+		${dict:+-dict="$dict"} "${keep_going[@]}" $FUZZ_FLAGS \
+		"$work" ${seeds:+"$seeds"} >"$log" 2>&1
 	rc=$?
 	secs=$(( $(date +%s) - start ))
+	# Fork mode prints no final stats: its last "#RUNS:" progress line.
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	[ -n "$runs" ] || runs=$(sed -n 's/^#\([0-9]*\):* .*/\1/p' "$log" | tail -1)
 	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-	if [ "$rc" -eq 0 ]; then
+	found=$(comm -13 <(printf '%s\n' "$before") <(find "$art" -type f | sort) |
+		sed '/^$/d')
+	if [ -n "$found" ]; then
+		echo "not ok $t: $(printf '%s\n' "$found" | wc -l) new input(s) in ${secs}s; log $log"
+		printf '%s\n' "$found" | head -10 | sed 's/^/# /'
+		# The distinct reports, most frequent first.
+		grep -E 'ERROR|SUMMARY|runtime error' "$log" | sed 's/^==[0-9]*== *//' |
+			sort | uniq -c | sort -rn | head -20 | sed 's/^/# /'
+		failed=$((failed + 1))
+	elif [ "$rc" -eq 0 ]; then
 		echo "ok $t: ${runs:-?} runs in ${secs}s, coverage ${cov:-?}"
 		passed=$((passed + 1))
 	else

@@ -5,12 +5,16 @@
  *   report-prog threads    three threads, each in its own function
  *   report-prog forkexec   a child that execs PROG_CHILD (argv[2]) single
  *   report-prog syscalls   reads and writes: kernel samples
+ *   report-prog jit        a loop in anonymous executable memory, as a JIT
+ *                          leaves it (no /tmp/perf-PID.map); x86-64 only,
+ *                          exits 77 elsewhere
  */
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -99,6 +103,33 @@ static void syscalls(void)
 	close(out);
 }
 
+/* mov ecx, 1000000; 1: dec ecx; jnz 1b; ret */
+static int jit(void)
+{
+#if defined(__x86_64__)
+	static const unsigned char code[] = {
+		0xb9, 0x40, 0x42, 0x0f, 0x00, 0xff, 0xc9, 0x75, 0xfc, 0xc3,
+	};
+	void (*fn)(void);
+	void *m = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	memcpy(m, code, sizeof(code));
+	fn = (void (*)(void))m;
+	for (int i = 0; i < 600; i++)
+		fn();
+	spin_beta(20000000);	/* and a little of the program itself */
+	return 0;
+#else
+	fprintf(stderr, "report-prog: jit mode is x86-64 only\n");
+	return 77;
+#endif
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "single";
@@ -109,6 +140,8 @@ int main(int argc, char **argv)
 		threads();
 	} else if (!strcmp(mode, "syscalls")) {
 		syscalls();
+	} else if (!strcmp(mode, "jit")) {
+		return jit();
 	} else if (!strcmp(mode, "forkexec") && argc > 2) {
 		pid_t pid = fork();
 
@@ -119,7 +152,7 @@ int main(int argc, char **argv)
 		spin_beta(60000000);
 		waitpid(pid, NULL, 0);
 	} else {
-		fprintf(stderr, "usage: report-prog single|threads|syscalls|forkexec CHILD\n");
+		fprintf(stderr, "usage: report-prog single|threads|syscalls|jit|forkexec CHILD\n");
 		return 1;
 	}
 	/*

@@ -3,8 +3,13 @@
 `pmprof report --format csv` of the same file: the same (dso, symbol) rows
 with the same sample counts and periods, exactly.
 
-usage: compare_report.py PERF_OUTPUT PMPROF_CSV
-Exit 0 when equal; otherwise print the differences and exit 1."""
+usage: compare_report.py PERF_OUTPUT PMPROF_CSV [--comm COMM]
+Exit 0 when equal; otherwise print the differences and exit 1.
+
+With --comm, only the rows of that command count: both reports are then
+--sort comm,dso,sym, perf's with -t '|' and -F
+overhead,sample,period,comm,dso,sym (perf 6.1's own --comms filter
+mixes in rows of other commands)."""
 import csv
 import re
 import sys
@@ -27,10 +32,29 @@ def perf_rows(path):
     return rows
 
 
-def pmprof_rows(path):
+def perf_rows_comm(path, comm):
+    rows = {}
+    with open(path, encoding='utf-8', errors='replace') as f:
+        for line in f:
+            if not line.strip() or line.startswith('#'):
+                continue
+            fields = [x.strip() for x in line.rstrip('\n').split('|', 5)]
+            if len(fields) != 6:
+                raise SystemExit('cannot parse perf line: %r' % line)
+            if fields[3] != comm:
+                continue
+            key = (fields[4], fields[5])
+            s, p = rows.get(key, (0, 0))
+            rows[key] = (s + int(fields[1]), p + int(fields[2]))
+    return rows
+
+
+def pmprof_rows(path, comm=None):
     rows = {}
     with open(path, encoding='utf-8', errors='replace') as f:
         for r in csv.DictReader(f):
+            if comm is not None and r['Command'] != comm:
+                continue
             key = (r['Shared Object'], r['Symbol'])
             s, p = rows.get(key, (0, 0))
             rows[key] = (s + int(r['Samples']), p + int(r['Period']))
@@ -38,7 +62,14 @@ def pmprof_rows(path):
 
 
 def main():
-    want, got = perf_rows(sys.argv[1]), pmprof_rows(sys.argv[2])
+    args = sys.argv[1:]
+    comm = None
+    if len(args) == 4 and args[2] == '--comm':
+        comm = args[3]
+    elif len(args) != 2:
+        raise SystemExit(__doc__)
+    want = perf_rows(args[0]) if comm is None else perf_rows_comm(args[0], comm)
+    got = pmprof_rows(args[1], comm)
     bad = 0
     for key in sorted(set(want) | set(got)):
         w, g = want.get(key), got.get(key)

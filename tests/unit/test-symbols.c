@@ -159,6 +159,9 @@ static void test_demangle(void **state)
 		  "mycrate::abc::def" },
 		/* a PLT entry keeps its "@plt", after the demangled callee */
 		{ "_ZN2ns2ItppEv@plt", "ns::It::operator++@plt", "ns::It::operator++()@plt" },
+		/* a PLT stub keeps its suffix, as perf shows it */
+		{ "_ZNSo5flushEv@plt", "std::ostream::flush@plt",
+		  "std::ostream::flush()@plt" },
 	};
 	char *d;
 

@@ -1,0 +1,27 @@
+#!/bin/sh
+# stop-recorder.sh WORKLOAD N [flush]: run as the workload of `pmprof
+# record` (`pmprof record ... -- sh stop-recorder.sh WORKLOAD N`). Stops
+# the recorder (its parent), runs WORKLOAD -n N while it cannot drain its
+# rings, then lets it go on. So a test knows, whatever the machine's speed
+# or load, that every record of those N iterations sat in the ring at once:
+# a small ring must overflow, one large enough must hold them all.
+#
+# With "flush", the workload then goes on in short runs until the recorder
+# has slept once more (its voluntary context switches grow: it drained the
+# rings and waits in poll), and then once more, because the kernel writes
+# its LOST record in front of the first record that finds room after a
+# drain: without that record no tool could know what was lost.
+wl=$1 n=$2 flush=${3:-} p=$PPID
+field() {
+	while read -r k v; do
+		[ "$k" = "$1:" ] && { echo "$v"; return; }
+	done <"/proc/$p/status"
+}
+kill -STOP "$p" || exit 1
+until [ "$(field State)" = "T (stopped)" ]; do sleep 0.01; done
+"$wl" -n "$n" >/dev/null || exit 1
+before=$(field voluntary_ctxt_switches)
+kill -CONT "$p" || exit 1
+[ "$flush" = flush ] || exit 0
+while [ "$(field voluntary_ctxt_switches)" = "$before" ]; do "$wl" -n 1 >/dev/null; done
+"$wl" -n 1 >/dev/null
