@@ -23,6 +23,8 @@ BUILD    ?= build
 CC       ?= cc
 SAN      ?=
 PKGS     := libelf libdw libzstd jansson libprotobuf-c zlib
+# pmprof top's screen: its flags for its one file (src/top-tui.c)
+TUI_PKGS := ncursesw
 TEST_PKGS := cmocka
 # Cross builds (scripts/lab/cross-build.sh) set PKG_CONFIG to one that
 # looks in a sysroot, and STATIC=1: pmprof and the bench programs then
@@ -35,6 +37,8 @@ PROGRAM_LDFLAGS := $(if $(STATIC),-static)
 
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) $(PKG_STATIC) --libs $(PKGS) 2>/dev/null)
+TUI_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(TUI_PKGS) 2>/dev/null)
+TUI_LIBS   := $(shell $(PKG_CONFIG) $(PKG_STATIC) --libs $(TUI_PKGS) 2>/dev/null)
 TEST_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS   := $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 
@@ -54,7 +58,7 @@ ALL_CFLAGS += -fsanitize=$(SAN_ALL) -fno-omit-frame-pointer -fno-sanitize-recove
 # at exit and ASan's thread: other samples than the tests expect).
 SAN_LDFLAGS := -fsanitize=$(SAN_ALL)
 endif
-LIBS     := $(PKG_LIBS) -liberty -lm
+LIBS     := $(PKG_LIBS) $(TUI_LIBS) -liberty -lm
 
 LIB_SRCS  := $(sort $(wildcard lib/*/*.c))
 CLI_SRCS  := $(sort $(wildcard src/*.c))
@@ -92,6 +96,8 @@ programs: $(BENCH_BINS)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/src/top-tui.o: ALL_CFLAGS += $(TUI_CFLAGS)
 
 $(GEN)/%.pb-c.c $(GEN)/%.pb-c.h: lib/%.proto
 	@mkdir -p $(GEN)

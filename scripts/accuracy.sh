@@ -10,6 +10,8 @@ PMPROF=${PMPROF:-$PWD/$BUILD/pmprof}
 ITER=${ITER:-40000}		# arm-benchmark iterations (about 100k cycles each)
 RITER=${RITER:-2000000}		# resonant iterations (1000 cycles each)
 SEED=${SEED:-1}
+SEEDS=${SEEDS:-100}		# the coverage study's seeds
+TITER=${TITER:-20000}		# topdown model iterations
 TMP=$(mktemp -d /tmp/pmprof-accuracy.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -37,9 +39,39 @@ for r in "${runs[@]}"; do
 	rm -f "$TMP/$name.data"
 done
 
-python3 - "$TMP" "$SEED" <<'PY'
+# The top-down model with Neoverse raw codes (CPU_CYCLES, INST_RETIRED,
+# STALL_SLOT_FRONTEND, STALL_SLOT_BACKEND, OP_SPEC, OP_RETIRED).
+"$PMPROF" sim -q topdown --iterations "$TITER" --seed "$SEED" \
+	-e '{cycles/period=1000000,hf-period=300/,r8,r3e,r3d,r3b,r3a}:uS' \
+	-o "$TMP/td.data" --elf "$TMP/topdown" --truth "$TMP/td.truth.json"
+"$PMPROF" metrics -i "$TMP/td.data" --ci --format json >"$TMP/td.json"
+rm -f "$TMP/td.data"
+
+# The coverage study: SEEDS recordings of each, every function's 95%
+# intervals (pmprof metrics --ci) against its truth.
+mkdir -p "$TMP/cov"
+# name | model | iterations | leader terms | mode
+cov_runs=(
+	"arm|arm-benchmark|$ITER|period=1000000,hf-period=300|discard"
+	"res300|resonant|$RITER|period=100000,hf-period=300,hf-rand=10|discard"
+	"res100|resonant|$RITER|period=100000,hf-period=100,hf-rand=10|discard"
+)
+for r in "${cov_runs[@]}"; do
+	IFS='|' read -r name model iter terms mode <<<"$r"
+	for seed in $(seq 1 "$SEEDS"); do
+		"$PMPROF" sim -q "$model" --iterations "$iter" --seed "$seed" \
+			-e "{cycles/$terms/,$G" -o "$TMP/cov/x.data" --elf "$TMP/cov/$model" \
+			--truth "$TMP/cov/$name.$seed.truth"
+		"$PMPROF" metrics -i "$TMP/cov/x.data" --mode "$mode" --ci --format json \
+			>"$TMP/cov/$name.$seed.json"
+	done
+	echo "$name|$model|$iter|cycles/$terms/|$mode" >>"$TMP/cov/runs"
+done
+rm -f "$TMP/cov/x.data"
+
+python3 - "$TMP" "$SEED" "$SEEDS" <<'PY'
 import json, sys
-tmp, seed = sys.argv[1], sys.argv[2]
+tmp, seed, seeds = sys.argv[1], sys.argv[2], int(sys.argv[3])
 runs = [l.rstrip("\n").split("|") for l in open(tmp + "/runs")]
 R = {}
 for name, model, it, spec, mode in runs:
@@ -186,5 +218,137 @@ p("  after_interrupt) lands inside the window. The hf scheme shares this with")
 p("  period 300: the long sample's interrupt opens the short window.")
 p("- Bursts multiply the short windows (and the file) without changing the")
 p("  long period; throttling never triggers at these rates.")
+
+# ---- top-down -----------------------------------------------------------
+td = json.load(open(f"{tmp}/td.json"))
+tdt = json.load(open(f"{tmp}/td.truth.json"))
+tot = sum(f["counts"]["slots"] for f in tdt["functions"])
+p("")
+p("## Top-down level 1")
+p("")
+p(f"The `topdown` model (docs/pmprof-sim.1): a frontend-, a backend-, a speculation- and a")
+p(f"retiring-bound function on 5 slots per cycle, {int(tdt['iterations']):,} iterations, recorded with")
+p("Neoverse raw codes `{cycles/period=1000000,hf-period=300/,r8,r3e,r3d,r3b,r3a}:uS`")
+p("(CPU_CYCLES, INST_RETIRED, STALL_SLOT_FRONTEND, STALL_SLOT_BACKEND, OP_SPEC,")
+p("OP_RETIRED) and the PMU's slots in PMU_CAPS, as a Neoverse N2 records them. Arm's")
+p("formulas (docs/pmprof-metrics.1) measured, beside the truth: the fractions of the")
+p("slots the simulator gave each part, in percentage points (pp), with `--ci`'s 95%")
+p("intervals.")
+p("")
+p("| function | % of slots | # | FE% meas / true | BAD% meas / true | BE% meas / true | RET% meas / true | max err |")
+p("|---|---:|---:|---:|---:|---:|---:|---:|")
+for f in sorted(tdt["functions"], key=lambda x: -x["counts"]["slots"]):
+    c = f["counts"]
+    t = {"FE%": 100 * c["stall_slot_frontend"] / c["slots"], "BAD%": 100 * c["topdown-bad-spec"] / c["slots"],
+         "BE%": 100 * c["stall_slot_backend"] / c["slots"], "RET%": 100 * c["op_retired"] / c["slots"]}
+    g = next((x for x in td["functions"] if x["symbol"] == f["symbol"]), None)
+    cells, worst_pp = [], 0
+    for k in ["FE%", "BAD%", "BE%", "RET%"]:
+        v = g["metrics"].get(k) if g else None
+        ci = g["ci95"].get(k) if g else None
+        if v is None:
+            cells.append(f"- / {t[k]:.1f}")
+            continue
+        worst_pp = max(worst_pp, abs(v - t[k]))
+        cells.append(f"{v:.1f} ±{(ci[1] - ci[0]) / 2:.1f} / {t[k]:.1f}" if ci else f"{v:.1f} / {t[k]:.1f}")
+    share = 100.0 * c["slots"] / tot
+    p(f"| {f['symbol']} | {share:.1f}% | {g['samples'] if g else 0:,} | " + " | ".join(cells) +
+      f" | {worst_pp:.1f} pp |" if g and share >= 1 else
+      f"| {f['symbol']} | {share:.1f}% | {g['samples'] if g else 0:,} | " + " | ".join(cells) + " | (under 1% of the slots) |")
+
+# ---- coverage -----------------------------------------------------------
+p("")
+p("## Do the intervals mean what they say?")
+p("")
+p(f"{seeds} seeds of each recording below, every one analysed with `pmprof metrics --ci`:")
+p("how often each function's 95% interval of CPI and of BMKI holds its true value,")
+p("for the functions with at least 1% of the cycles. An interval that means what it")
+p("says holds the truth in about 95% of the seeds (90-98% given 100 seeds). Where")
+p("it does not, the mean error against the interval's half-width says whether the")
+p("interval is too narrow or the estimate biased, and the notes below the table")
+p("give the cause.")
+p("")
+p("| recording | function | % of cycles | CPI coverage | CPI mean error / half-width | BMKI coverage | BMKI mean error / half-width | |")
+p("|---|---|---:|---:|---:|---:|---:|---|")
+cov_runs = [l.rstrip("\n").split("|") for l in open(tmp + "/cov/runs")]
+flags = {}
+for name, model, it, spec, mode in cov_runs:
+    stats = {}
+    events = {}
+    for s in range(1, seeds + 1):
+        t = json.load(open(f"{tmp}/cov/{name}.{s}.truth"))
+        m = json.load(open(f"{tmp}/cov/{name}.{s}.json"))
+        tot = t["totals"]["cycles"]
+        for f in t["functions"]:
+            st = stats.setdefault(f["symbol"], {"share": 0.0, "CPI": [0, 0, [], []], "BMKI": [0, 0, [], []]})
+            st["share"] += 100.0 * f["counts"]["cycles"] / tot / seeds
+            g = next((x for x in m["functions"] if x["symbol"] == f["symbol"]), None)
+            if g:
+                events[f["symbol"]] = events.get(f["symbol"], 0) + g["counts"]["branch-misses"] / seeds
+            for k in ["CPI", "BMKI"]:
+                tv = f["metrics"].get(k)
+                c = st[k]
+                ci = g["ci95"].get(k) if g else None
+                if tv is None or ci is None:
+                    continue
+                c[1] += 1
+                c[2].append((g["metrics"][k] - tv) / tv * 100 if tv else 0)
+                c[3].append((ci[1] - ci[0]) / 2 / tv * 100 if tv else 0)
+                if ci[0] <= tv <= ci[1]:
+                    c[0] += 1
+    label = f"`{spec}` {mode}"
+    for sym, st in sorted(stats.items(), key=lambda x: -x[1]["share"]):
+        if st["share"] < 1:
+            continue
+        cells, bad = [], False
+        for k in ["CPI", "BMKI"]:
+            c = st[k]
+            if not c[1]:
+                cells += ["no interval", "-"]
+                bad = True
+                flags.setdefault((name, sym), []).append((k, None))
+                continue
+            cov = 100.0 * c[0] / seeds
+            me = sum(c[2]) / len(c[2]); hw = sum(c[3]) / len(c[3])
+            cells += [f"{cov:.0f}%", f"{me:+.2f}% / ±{hw:.2f}%"]
+            if cov < 90 or cov > 98:
+                bad = True
+                if hw > 50:
+                    why = (f"rare events: {events.get(sym, 0):.1f} branch misses in the kept windows of a recording, on average. "
+                           f"A count that small cannot be placed closer than ±{hw:.0f}%, and the Poisson interval's coverage "
+                           "at such counts lies above 95% (a count of 0 to 5 takes few values)")
+                elif hw < 0.005:
+                    why = ("no spread: the model gives this function a constant CPI and instruction count, so every window "
+                           "measures it exactly and the interval is a point on the truth")
+                else:
+                    why = None
+                flags.setdefault((name, sym), []).append((k, why))
+        p(f"| {label} | {sym} | {st['share']:.1f}% | " + " | ".join(cells) + f" | {'see below' if bad else ''} |")
+p("")
+p("Where the coverage is outside 90-98%, and why:")
+p("")
+notes = {
+    ("arm", "branch_mispredicts"): "the probe effect: every short window begins right after the interrupt that took the long sample, and the model charges branch_mispredicts for what the handler costs it afterwards (after_interrupt: 6 cycles and 0.3 branch mispredictions, the predictor state the handler disturbed). Those land in every short window but in only one of the calls between two long samples, so the windows measure a CPI about 2% and a BMKI about 3.4% above the function's own, by more than the intervals' width. No interval can cover a bias; it is the hf scheme's own (Arm's table shows the same effect on the real N1) and shrinks only with the handler's footprint. The intervals are right about the windows' spread",
+    ("res300", "resonant_body"): "windows that cross functions: the loop's head call (250 cycles) is shorter than the 300-cycle window, so a window opened in the last 50 cycles of one body call and closed in the next body call holds a whole head call; discard keeps it, since both ends are in resonant_body. About 5% of body's windows carry head's cheaper cycles (CPI 1.0 against 1.5): body's CPI reads about 4% low and its BMKI low. And no window fits inside a head call, so head has no kept window and no interval. Windows shorter than the shortest function remove both: the same loop at hf-period=100 (next lines) covers at the nominal rate",
+    ("res300", "resonant_head"): "see resonant_body: no 300-cycle window fits inside its 250-cycle calls, so discard keeps none",
+}
+for (name, sym), ks in flags.items():
+    by_reason = {}
+    for k, why in ks:
+        n = why or notes.get((name, sym))
+        if not n:
+            n = "not understood yet: an interval too narrow (the mean error is inside it) or a bias (outside it)"
+        by_reason.setdefault(n, []).append(k)
+    for n, k in by_reason.items():
+        p(f"- {name} {sym} {' and '.join(k)}: {n}.")
+p("")
+p("Two causes are gone from these intervals since the study first ran. Rare events:")
+p("a rate like fp_divider's 0.02 branch misses per kilo-instruction gives most 300-cycle")
+p("windows no event, so the windows' spread (the delta method's) said the rate was")
+p("exactly 0 with no error; the interval now widens to the count's Poisson (Jeffreys)")
+p("interval when fewer than 30 events were seen (pmprof/metrics.h). And the")
+p("simulator put a call's events at fixed points of the call (its last event on its")
+p("last cycle, where no window kept by discard can see it); it now spreads them at a")
+p("phase drawn for each call, as real events fall.")
 print("\n".join(out))
 PY

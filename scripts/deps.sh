@@ -35,6 +35,7 @@ libiberty-dev            runtime  -         C++ symbol demangling
 libprotobuf-c-dev        runtime  libprotobuf-c  --format pprof: profile.proto messages
 protobuf-c-compiler      runtime  -         protoc-c: profile.proto compiled at build time
 zlib1g-dev               runtime  zlib      --format pprof: gzip
+libncurses-dev           runtime  ncursesw  the screen of pmprof top
 linux-perf               runtime  -         perf: recording, reference output
 binutils-multiarch       runtime  -         annotate: objdump that reads every architecture (Alpha too)
 libcmocka-dev            test     cmocka    unit tests
@@ -62,6 +63,7 @@ python3                  test     -         perf script -s benchmark
 valgrind                 test     -         leak checks of the error exits of record
 golang-go                test     -         go tool pprof reads --format pprof
 chromium                 test     -         headless: the flame graph of --format html
+tmux                     test     -         pmprof top driven on a terminal
 git                      test     -         demo test: make demo in a clean clone
 procps                   test     -         pgrep and ps in the record tests
 debootstrap              fresh    -         scripts/fresh-check.sh: a new Debian

@@ -4,7 +4,7 @@
 set -e
 cd "$(dirname "$0")/.."
 out=lib/sim/builtin.c
-python3 - "$out" models/arm-benchmark.json models/resonant.json <<'PY'
+python3 - "$out" models/arm-benchmark.json models/resonant.json models/topdown.json <<'PY'
 import json, sys
 out, files = sys.argv[1], sys.argv[2:]
 def c_string(text):

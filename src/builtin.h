@@ -15,6 +15,7 @@ int cmd_info(int argc, const char **argv);
 int cmd_dump(int argc, const char **argv);
 int cmd_inject(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
+int cmd_top(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "pmprof/filter.h"
 #include "pmprof/analysis.h"
 #include "pmprof/evspec.h"
 #include "pmprof/strbuf.h"
@@ -172,10 +173,32 @@ int pm_cmd__run(struct pm_cmd *c, const struct pm_analysis *a, void *x)
 		for (size_t i = 0; i < pm_report__nr_warnings(rep); i++)
 			pm_cli_warn(c->input, "%s", pm_report__warning(rep, i));
 		pm_report__truncate(rep, (size_t)c->top);
-		status = pm_cmd__render(c, rep);
+		if (c->shape)
+			status = c->shape(c, rep, c->shape_arg);
+		if (!status)
+			status = pm_cmd__render(c, rep);
 	}
 	pm_report__delete(rep);
 	pm_session__delete(s);
+	return status;
+}
+
+int pm_cmd__run_filtered(struct pm_cmd *c, const struct pm_analysis *a, void *x,
+			 const struct pm_filter_opts *fo)
+{
+	struct pm_filtered fa = { .inner = a, .x = x, .opts = fo };
+	struct pm_error err = { 0 };
+	struct pm_filter *probe;
+	int status;
+
+	if (!fo->cpus && !fo->time && !fo->pids && !fo->tids && !fo->comms)
+		return pm_cmd__run(c, a, x);
+	/* the syntax now (times: any recording's): a usage error */
+	if (pm_filter__new(&probe, fo, 1, 2, &err))
+		return pm_cli_error(PM_EXIT_USAGE, NULL, &err);
+	pm_filter__delete(probe);
+	status = pm_cmd__run(c, &pm_filtered_analysis, &fa);
+	pm_filtered__release(&fa);
 	return status;
 }
 

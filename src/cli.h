@@ -68,6 +68,11 @@ struct pm_cmd {
 	uint64_t top;				/* --top: rows kept per table */
 	struct pm_session_opts sopts;		/* --symfs --kallsyms -k --no-demangle */
 	struct pm_render_opts ropts;		/* -q, where a command has it */
+	/* The command's last say on its report, after --top and before it
+	 * is rendered (metrics' --columns and the fit to the terminal): 0,
+	 * or an exit status, its message printed. NULL: none. */
+	int (*shape)(struct pm_cmd *c, struct pm_report *rep, void *arg);
+	void *shape_arg;
 };
 
 #define PM_CMD_INIT(n) { .name = (n), .input = "perf.data", \
@@ -99,6 +104,16 @@ struct pm_cmd {
 	OPT_STRING(0, "buildid-dir", &(c)->sopts.buildid_dir, "dir", \
 		   "the build-id cache (default $HOME/.debug)")
 
+/* perf's sample filters (pmprof/filter.h), for a command whose samples
+ * they leave out: run it with pm_cmd__run_filtered(). */
+#define OPT_SAMPLE_FILTERS(fo) \
+	OPT_STRING('C', "cpu", &(fo)->cpus, "cpus", "only samples of these CPUs (0-3,8)"), \
+	OPT_STRING(0, "time", &(fo)->time, "spec", \
+		   "only samples in these times: START,STOP seconds or percent slices (10%/2)"), \
+	OPT_STRING(0, "pid", &(fo)->pids, "pids", "only samples of these processes"), \
+	OPT_STRING(0, "tid", &(fo)->tids, "tids", "only samples of these threads"), \
+	OPT_STRING(0, "comm", &(fo)->comms, "comms", "only samples of these commands")
+
 /*
  * Parse the command line. Returns -1 to go on, else the exit status to
  * return: 0 after --help, 1 after a bad option or a left-over argument.
@@ -118,6 +133,12 @@ bool pm_cmd__format_is(const struct pm_cmd *c, const char *const *names);
  * c->format. Returns the exit status (the error printed when not 0).
  */
 int pm_cmd__run(struct pm_cmd *c, const struct pm_analysis *a, void *x);
+
+/* pm_cmd__run() behind the filters fo sets (none set: as it): the samples
+ * they leave out never reach x. A bad filter is a usage error. */
+struct pm_filter_opts;
+int pm_cmd__run_filtered(struct pm_cmd *c, const struct pm_analysis *a, void *x,
+			 const struct pm_filter_opts *fo);
 
 /* What c's format needs the analysis to keep (PM_RENDER_NEEDS_*). */
 unsigned int pm_cmd__needs(const struct pm_cmd *c);

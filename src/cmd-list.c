@@ -214,8 +214,7 @@ static void print_text(const struct list_cli *lc, const struct pm_catalog *c, co
 		printf("\n(no tracefs under %s/kernel: no tracepoints listed; record mounts it when "
 		       "one is asked for, as perf does)\n", lc->sysfs ? lc->sysfs : "/sys");
 	if (mc)
-		printf("\nrecord --metrics would record here:\n  %s\n  (%s%s%s)\n", mc->spec,
-		       mc->hw ? "a hardware PMU" : "", mc->hw && mc->why[0] ? "; " : "", mc->why);
+		printf("\nrecord --metrics would record here:\n  %s\n  (%s)\n", mc->spec, mc->why);
 	else if (lc->sysfs)
 		printf("\nrecord --metrics chooses by opening events on this machine: not for --sysfs\n");
 }
@@ -250,8 +249,12 @@ int cmd_list(int argc, const char **argv)
 	keep = pm_calloc(c.nr ? c.nr : 1, sizeof(bool));
 	for (i = 0; i < c.nr; i++)
 		keep[i] = wanted(&lc, &c.ev[i]) && opens_here(&lc, &c.ev[i]);
-	if (!lc.sysfs)
-		pm_recorder__choose_metrics(&mc);
+	if (!lc.sysfs) {
+		struct pm_metrics_request rq = { .set = NULL };
+		struct pm_error merr;
+
+		pm_recorder__choose_metrics(&rq, &mc, &merr);
+	}
 	if (lc.json || cmd.format == pm_renderer__find("json"))
 		print_json(&lc, &c, keep, lc.sysfs ? NULL : &mc);
 	else

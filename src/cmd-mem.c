@@ -10,6 +10,7 @@
 
 #include "builtin.h"
 #include "cli.h"
+#include "pmprof/filter.h"
 #include "pmprof/evspec.h"
 #include "pmprof/mem_acc.h"
 
@@ -68,12 +69,14 @@ static int mem_record(int argc, const char **argv)
 int cmd_mem(int argc, const char **argv)
 {
 	struct pm_cmd c = PM_CMD_INIT("mem");
+	struct pm_filter_opts fo = { .sz = sizeof(fo) };
 	const char *sort = "samples";
 	const struct pm_option options[] = {
 		OPT_INPUT(&c),
 		OPT_STRING('s', "sort", &sort, "key",
 			   "samples, symbol, op, tlb, level or data"),
 		OPT_TOP(&c),
+		OPT_SAMPLE_FILTERS(&fo),
 		OPT_SYMBOL_SOURCES(&c),
 		OPT_FORMAT(&c),
 		OPT_END(),
@@ -90,7 +93,7 @@ int cmd_mem(int argc, const char **argv)
 	if (pm_mem_sort__parse(sort, &mo.sort))
 		return pm_cli_errorf(PM_EXIT_USAGE, "--sort", "unknown key '%s'", sort);
 	acc = pm_mem_acc__new(&mo);
-	status = pm_cmd__run(&c, &pm_mem_analysis, acc);
+	status = pm_cmd__run_filtered(&c, &pm_mem_analysis, acc, &fo);
 	pm_mem_acc__delete(acc);
 	return status;
 }

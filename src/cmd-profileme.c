@@ -8,6 +8,7 @@
 
 #include "builtin.h"
 #include "cli.h"
+#include "pmprof/filter.h"
 #include "pmprof/profileme_acc.h"
 
 static const char *const profileme_usage[] = {
@@ -18,6 +19,7 @@ static const char *const profileme_usage[] = {
 int cmd_profileme(int argc, const char **argv)
 {
 	struct pm_cmd c = PM_CMD_INIT("profileme");
+	struct pm_filter_opts fo = { .sz = sizeof(fo) };
 	const char *sort = "samples";
 	bool by_pc = false;
 	const struct pm_option options[] = {
@@ -27,6 +29,7 @@ int cmd_profileme(int argc, const char **argv)
 		OPT_TOP(&c),
 		OPT_STRING('s', "sort", &sort, "key",
 			   "samples, killed, invalid, mispr, taken, stall, pctr1, pc or symbol"),
+		OPT_SAMPLE_FILTERS(&fo),
 		OPT_SYMBOL_SOURCES(&c),
 		OPT_FORMAT(&c),
 		OPT_END(),
@@ -44,7 +47,7 @@ int cmd_profileme(int argc, const char **argv)
 		return pm_cli_errorf(PM_EXIT_USAGE, "--sort", "pc needs --pc");
 	po.view = by_pc ? PM_PROFILEME_BY_PC : PM_PROFILEME_BY_SYMBOL;
 	acc = pm_profileme_acc__new(&po);
-	status = pm_cmd__run(&c, &pm_profileme_analysis, acc);
+	status = pm_cmd__run_filtered(&c, &pm_profileme_analysis, acc, &fo);
 	pm_profileme_acc__delete(acc);
 	return status;
 }

@@ -52,7 +52,7 @@ struct record_cli {
 	const char *mmap_pages;		/* -m */
 	const char *output;		/* -o */
 	const char *hf_mode;		/* --hf-mode */
-	bool metrics;			/* --metrics */
+	struct pm_optarg metrics;	/* --metrics[=SET]: NULL for the default group */
 	bool quiet;			/* -q */
 	bool raw_samples;		/* -R */
 	bool sample_addr;		/* -d */
@@ -66,7 +66,7 @@ struct record_cli {
 	const char *max_size_arg;	/* --max-size */
 	const char *uid;		/* -u */
 	const char *buildid_dir;	/* --buildid-dir */
-	char metrics_spec[512];
+	char metrics_spec[1024];
 	int plan;			/* windows shown per event */
 	uint64_t seed;
 	const struct pm_renderer *format;
@@ -75,8 +75,8 @@ struct record_cli {
 static const char *const record_usage[] = {
 	"pmprof record [-e EVENT]... [-c N | -F HZ] [-a] [-C CPUS] [-p PID | -t TID]\n"
 	"              [-g | --call-graph fp[,DEPTH]] [-T] [--sample-cpu] [-k CLOCKID]\n"
-	"              [-m PAGES] [-o FILE] [--hf-mode auto|kernel|burst|fixed|off]\n"
-	"              [--metrics] [-- COMMAND [ARG]...]",
+	"              [-m PAGES] [-o FILE] [--hf-mode auto|kernel|strobe|burst|fixed|off]\n"
+	"              [--metrics [default|topdown]] [--sysfs DIR] [-- COMMAND [ARG]...]",
 	"pmprof record [-e EVENT]... [-c N | -F HZ] [-g] --dry-run [--format json]",
 	NULL,
 };
@@ -184,6 +184,28 @@ static int resolve_freq(struct record_cli *rc)
 	return 0;
 }
 
+/*
+ * --metrics: the groups for this machine and the long period, then what
+ * perf record's options add for the reference analysis: call graphs
+ * fp,4, -T, --sample-cpu.
+ */
+static int choose_metrics(struct record_cli *rc)
+{
+	int ret;
+
+	if (rc->events.nr)
+		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "--metrics chooses the events: do not give -e");
+	ret = pm_record_choose_metrics(rc->metrics.arg, rc->sysfs, rc->period, rc->freq,
+				       rc->quiet, rc->metrics_spec, sizeof(rc->metrics_spec));
+	if (ret)
+		return ret;
+	if (!rc->callgraph_fp && !rc->callgraph)
+		rc->callgraph = "fp,4";
+	rc->timestamp = true;
+	rc->sample_cpu = true;
+	return 0;
+}
+
 /* Parse the events and configure them as perf record does. */
 static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 {
@@ -194,6 +216,14 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 	bool had_tracefs = !pm_tracefs__find(rc->sysfs, tracefs, sizeof(tracefs));
 	int i, ret;
 
+	if (rc->period_arg && rc->freq_arg)
+		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "-c and -F are mutually exclusive");
+	ret = resolve_freq(rc);
+	if (ret)
+		return ret;
+	/* first: it sets the call graph, -T and --sample-cpu */
+	if (rc->metrics.set && (ret = choose_metrics(rc)))
+		return ret;
 	memset(&rd, 0, sizeof(rd));
 	rd.timestamp = rc->timestamp;
 	rd.sample_cpu = rc->sample_cpu;
@@ -210,15 +240,10 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 		rd.callgraph = PM_CALLGRAPH_FP;
 	if (rc->callgraph && parse_callgraph(rc->callgraph, &rd))
 		return PM_EXIT_USAGE;
-	if (rc->period_arg && rc->freq_arg)
-		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "-c and -F are mutually exclusive");
-	ret = resolve_freq(rc);
-	if (ret)
-		return ret;
 	rd.period = rc->period;
 	rd.freq = rc->freq;
 	rd.default_freq = rc->default_freq;
-	if (rc->metrics) {
+	if (rc->metrics.set) {
 		if (pm_evspec__parse(list, rc->metrics_spec, &eo, &err))
 			return pm_cli_errorf(PM_EXIT_USAGE, NULL, "%s", err.msg);
 	} else if (!rc->events.nr) {
@@ -240,6 +265,11 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 	/* An event error's offset is in the event string, not a file. */
 	if (pm_evspec__apply_record(list, &rd, &err))
 		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "%s", err.msg);
+	/* --metrics: how long each group really counted (multiplexing) */
+	for (i = 0; rc->metrics.set && i < (int)list->nr; i++)
+		if (list->ev[i].attr.sample_type & PM_SAMPLE_READ)
+			list->ev[i].attr.read_format |= PM_FORMAT_TOTAL_TIME_ENABLED |
+							PM_FORMAT_TOTAL_TIME_RUNNING;
 	return 0;
 }
 
@@ -358,14 +388,15 @@ static int run_record(struct record_cli *rc, struct pm_evspec_list *list,
 		return pm_cli_errorf(PM_EXIT_USAGE, "-k", "unknown clock '%s' (monotonic, "
 				     "monotonic_raw, realtime, boottime, tai or a number)",
 				     rc->clockid);
-	if (!rc->clockid && rc->metrics)
+	if (!rc->clockid && rc->metrics.set)
 		o.clockid = CLOCK_MONOTONIC_RAW;	/* as Arm's reference recording */
 	if (rc->mmap_pages && parse_pages(rc->mmap_pages, &o.mmap_pages))
 		return pm_cli_errorf(PM_EXIT_USAGE, "-m", "%s: give a power of 2 of pages "
 				     "(e.g. 128) or a size (e.g. 2M)", rc->mmap_pages);
 	if (rc->hf_mode && pm_hf_mode__parse(rc->hf_mode, &o.hf_mode))
 		return pm_cli_errorf(PM_EXIT_USAGE, "--hf-mode", "unknown mode '%s' (auto, "
-				     "kernel, burst, fixed or off)", rc->hf_mode);
+				     "kernel, strobe, burst, fixed or off)", rc->hf_mode);
+	o.sysfs_root = rc->sysfs;
 	if (rc->pid_list && rc->tid_list)
 		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "-p and -t are mutually exclusive");
 	if (rc->switch_output.set && pm_switch_output__parse(rc->switch_output.arg, &so))
@@ -546,9 +577,10 @@ int cmd_record(int argc, const char **argv)
 			   "ring buffer size per CPU: pages (a power of 2) or a size (2M)"),
 		OPT_STRING('o', "output", &rc.output, "file", "output file name (default perf.data)"),
 		OPT_STRING(0, "hf-mode", &rc.hf_mode, "mode",
-			   "short windows: auto, kernel, burst, fixed or off (default auto)"),
-		OPT_BOOLEAN(0, "metrics", &rc.metrics,
-			    "record the best counter group for per-function metrics"),
+			   "short windows: auto, kernel, strobe, burst, fixed or off (default auto)"),
+		{ .type = PM_OPT_CALLBACK, .long_name = "metrics", .value = &rc.metrics,
+		  .argh = "set", .flags = PM_OPT_OPTARG, .cb = pm_record_optarg_cb,
+		  .help = "record the counter groups for per-function metrics: default (CPI, misses) or topdown" },
 		OPT_BOOLEAN('R', "raw-samples", &rc.raw_samples,
 			    "raw sample data (PERF_SAMPLE_RAW, e.g. ProfileMe status), with time and cpu"),
 		OPT_BOOLEAN('d', "data", &rc.sample_addr, "record data addresses and data sources"),
@@ -590,6 +622,7 @@ int cmd_record(int argc, const char **argv)
 		cmdline[i + 1] = argv[i];
 
 	pm_evspec_list__init(&list);
+	pm_record_metrics_space_form(&argc, argv);
 	/* nargs: the workload command left in argv, for the recorder */
 	nargs = pm_parse_options(argc, argv, opts, record_usage, PM_PARSE_STOP_AT_NON_OPTION);
 	if (nargs == PM_PARSE_HELP || nargs < 0) {
@@ -600,27 +633,6 @@ int cmd_record(int argc, const char **argv)
 		ret = pm_cli_errorf(PM_EXIT_USAGE, "--plan",
 				    "%d out of range (0-100000)", rc.plan);
 		goto out;
-	}
-	if (rc.metrics) {
-		struct pm_metrics_choice mc;
-
-		if (rc.events.nr) {
-			ret = pm_cli_errorf(PM_EXIT_USAGE, NULL,
-					    "--metrics chooses the events: do not give -e");
-			goto out;
-		}
-		pm_recorder__choose_metrics(&mc);
-		snprintf(rc.metrics_spec, sizeof(rc.metrics_spec), "%s", mc.spec);
-		if (!rc.callgraph_fp && !rc.callgraph)
-			rc.callgraph = "fp,4";
-		rc.timestamp = true;
-		rc.sample_cpu = true;
-		if (!rc.quiet) {
-			fprintf(stderr, "pmprof record: --metrics: %s\n", mc.spec);
-			fprintf(stderr, "pmprof record: --metrics: %s%s%s\n",
-				mc.hw ? "hardware PMU found" : "", mc.hw && mc.why[0] ? "; " : "",
-				mc.why);
-		}
 	}
 	if (rc.uid) {
 		if (rc.pid_list || rc.tid_list || rc.system_wide || rc.cpu_list || nargs > 0) {
@@ -641,10 +653,8 @@ int cmd_record(int argc, const char **argv)
 		ret = run_record(&rc, &list, nargs, argv, argc + 1, cmdline);
 		goto out;
 	}
-	if (rc.format == pm_renderer__find("json"))
-		pm_record_plan__json(&list, rc.plan, rc.seed);
-	else
-		pm_record_plan__text(&list, rc.plan, rc.seed);
+	ret = pm_record_plan__print(&list, rc.plan, rc.seed, rc.hf_mode, rc.sysfs,
+				    rc.format == pm_renderer__find("json"));
 out:
 	pm_evspec_list__exit(&list);
 	free(rc.events.items);

@@ -15,18 +15,20 @@
 
 #include "builtin.h"
 #include "cli.h"
+#include "table-opts.h"
 #include "pmprof/metrics.h"
 #include "pmprof/report.h"
 #include "pmprof/sim.h"
 
 static const char *const sim_usage[] = {
-	"pmprof sim MODEL -e SPEC [-o FILE] [--seed N] [--truth FILE] [--compare [--mode none|discard]]",
+	"pmprof sim MODEL -e SPEC [-o FILE] [--seed N] [--truth FILE] [--compare [--mode none|discard] [--wide] [--columns LIST]]",
 	"pmprof sim --list",
 	NULL,
 };
 
 static int compare(const char *output, const struct pm_sim_result *res,
-		   const char *mode, const struct pm_cmd *c)
+		   const char *mode, const struct pm_cmd *c,
+		   const struct pm_table_cli *tc)
 {
 	enum pm_metrics_mode mm = PM_METRICS_AUTO;
 	struct pm_report *rep;
@@ -40,7 +42,12 @@ static int compare(const char *output, const struct pm_sim_result *res,
 	if (pm_sim__analyse(output, (int)mm, &m, &err))
 		return pm_cli_error(PM_EXIT_INPUT, output, &err);
 	pm_sim__compare(m, res, output, &rep);
-	status = pm_cmd__render(c, rep);
+	/* Symbol, #, DIS% stay; JSON has every column */
+	status = c->format == pm_renderer__find("json") ? 0 :
+		 pm_table_cli__apply(tc, pm_report__find_table(rep, "functions"),
+				     c->format == pm_renderer__find("table"), 3, 0);
+	if (!status)
+		status = pm_cmd__render(c, rep);
 	pm_report__delete(rep);
 	pm_metrics__delete(m);
 	return status;
@@ -86,6 +93,7 @@ int cmd_sim(int argc, const char **argv)
 	uint64_t seed = 1, iterations = 0, hz = 0, max_rate = 0, max_size = 0;
 	bool do_compare = false, no_throttle = false, list = false, quiet = false;
 	struct pm_cmd c = PM_CMD_INIT("sim");
+	struct pm_table_cli tc = { 0 };
 	const struct pm_option options[] = {
 		OPT_STRING('e', "event", &spec, "spec",
 			   "events and sampling, perf's syntax (period, freq, hf-period, hf-rand, hf-burst, hf-jitter terms)"),
@@ -102,6 +110,7 @@ int cmd_sim(int argc, const char **argv)
 			     parse_max_size),
 		OPT_BOOLEAN(0, "compare", &do_compare, "analyse the result and print each metric beside its truth"),
 		OPT_STRING(0, "mode", &mode, "none|discard", "--compare's window mode (default: discard with short windows)"),
+		OPT_TABLE_FIT(&tc),
 		OPT_BOOLEAN('q', "quiet", &quiet, "no summary line on stderr"),
 		OPT_BOOLEAN(0, "list", &list, "list the builtin models"),
 		OPT_FORMAT(&c),
@@ -164,7 +173,7 @@ int cmd_sim(int argc, const char **argv)
 	}
 	if (!quiet)
 		print_summary(&o, &res);
-	status = do_compare ? compare(output, &res, mode, &c) : PM_EXIT_OK;
+	status = do_compare ? compare(output, &res, mode, &c, &tc) : PM_EXIT_OK;
 	status = pm_cli_finish_stdout(status);
 out:
 	pm_sim_result__exit(&res);

@@ -20,6 +20,7 @@ struct cmd {
 static const struct cmd commands[] = {
 	{ "record", cmd_record, "record a workload or the system into perf.data" },
 	{ "report", cmd_report, "the hotspot profile: samples by symbol, DSO, thread" },
+	{ "top", cmd_top, "the hotspot profile or metrics, live, redrawn every few seconds" },
 	{ "metrics", cmd_metrics, "per-function metrics (CPI, misses per kilo-instruction) from sample windows" },
 	{ "annotate", cmd_annotate, "a function's disassembly and source with samples per instruction" },
 	{ "profileme", cmd_profileme, "Alpha ProfileMe status by symbol or instruction (DCPI style)" },

@@ -23,6 +23,43 @@ int pm_record_optarg_cb(const struct pm_option *opt, const char *arg)
 	return 0;
 }
 
+int pm_record_choose_metrics(const char *set, const char *sysfs, uint64_t period,
+			     uint64_t freq, bool quiet, char *spec, size_t size)
+{
+	struct pm_metrics_request rq = {
+		.set = set, .sysfs_root = sysfs, .period = period, .freq = freq,
+	};
+	struct pm_metrics_choice mc;
+	struct pm_error err;
+
+	if (pm_recorder__choose_metrics(&rq, &mc, &err))
+		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "%s", err.msg);
+	snprintf(spec, size, "%s", mc.spec);
+	if (quiet)
+		return 0;
+	/* without a PMU one line says it all, the group included */
+	if (mc.hw)
+		fprintf(stderr, "pmprof record: --metrics: %s\n", mc.spec);
+	fprintf(stderr, "pmprof record: --metrics: %s\n", mc.why);
+	return 0;
+}
+
+void pm_record_metrics_space_form(int *argc, const char **argv)
+{
+	int i, j;
+
+	for (i = 0; i + 1 < *argc && strcmp(argv[i], "--"); i++) {
+		if (strcmp(argv[i], "--metrics") ||
+		    (strcmp(argv[i + 1], "topdown") && strcmp(argv[i + 1], "default")))
+			continue;
+		argv[i] = !strcmp(argv[i + 1], "topdown") ? "--metrics=topdown"
+							   : "--metrics=default";
+		for (j = i + 1; j + 1 < *argc; j++)
+			argv[j] = argv[j + 1];
+		(*argc)--;
+	}
+}
+
 int pm_record_comp_level_cb(const struct pm_option *opt, const char *arg)
 {
 	int *level = opt->value;

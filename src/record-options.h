@@ -7,6 +7,8 @@
 #define PMPROF_RECORD_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "options.h"
 
@@ -30,6 +32,20 @@ int pm_record_comp_level_cb(const struct pm_option *opt, const char *arg);
  * itself left out. The pid list (malloc'ed), or NULL after a message.
  */
 char *pm_record_uid_pids(const char *user);
+
+/*
+ * --metrics[=SET]: the groups for this machine (a --sysfs tree: the
+ * machine it describes) and the long period from -c or -F, into spec;
+ * says what it chose, and why, on stderr unless quiet. 0 or an exit code
+ * after a message.
+ */
+int pm_record_choose_metrics(const char *set, const char *sysfs, uint64_t period,
+			     uint64_t freq, bool quiet, char *spec, size_t size);
+/*
+ * `--metrics topdown` as the issue's readers write it: a group name after
+ * --metrics is its value (a workload named topdown goes after --).
+ */
+void pm_record_metrics_space_form(int *argc, const char **argv);
 
 /* --switch-output: the files written, oldest first. */
 struct pm_switched {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cli.h"
 #include "record-plan.h"
 #include "pmprof/attr_print.h"
 #include "pmprof/json.h"
@@ -96,23 +97,40 @@ static bool samples(const struct pm_evspec_list *l, size_t i)
 
 /* ---- output ---- */
 
-void pm_record_plan__json(const struct pm_evspec_list *l, int plan, uint64_t seed)
+/* The attr as the recording opens it: strobe mode moves the short period
+ * into the PMU's strobe field. */
+static struct pm_attr opened_attr(const struct pm_evspec_event *ev,
+				  const struct pm_hf_plan *plan)
+{
+	struct pm_attr a = ev->attr;
+
+	if (plan->mode == PM_HF_STROBE && a.hf_sample_period)
+		pm_hf_plan__strobe_attr(plan, &a, NULL);
+	return a;
+}
+
+void pm_record_plan__json(const struct pm_evspec_list *l, int nplan, uint64_t seed,
+			  const struct pm_hf_plan *plan)
 {
 	struct pm_json j;
-	struct window *w = calloc((size_t)plan + 1, sizeof(*w));
+	struct window *w = calloc((size_t)nplan + 1, sizeof(*w));
 	size_t i, k;
 
 	pm_json__init(&j, stdout);
 	pm_json__begin_array(&j);
 	for (i = 0; i < l->nr; i++) {
 		const struct pm_evspec_event *ev = &l->ev[i];
-		int nw = samples(l, i) ? plan_windows(ev, seed, w, plan) : 0;
+		int nw = samples(l, i) ? plan_windows(ev, seed, w, nplan) : 0;
 
 		pm_json__begin_object(&j);
 		pm_json__kv_u64(&j, "index", i);
 		pm_json__kv_string(&j, "name", ev->name);
+		struct pm_attr a = opened_attr(ev, plan);
+
 		pm_json__kv_u64(&j, "group_leader", (uint64_t)ev->group_leader);
-		pm_attr__json_fields(&j, &ev->attr);
+		if (ev->attr.hf_sample_period)
+			pm_json__kv_string(&j, "hf_mode", pm_hf_mode__name(plan->mode));
+		pm_attr__json_fields(&j, &a);
 		pm_json__kv_u64(&j, "hf_burst", ev->hf_burst);
 		pm_json__kv_u64(&j, "hf_jitter", ev->hf_jitter);
 		pm_json__key(&j, "plan");
@@ -135,20 +153,26 @@ void pm_record_plan__json(const struct pm_evspec_list *l, int plan, uint64_t see
 	free(w);
 }
 
-void pm_record_plan__text(const struct pm_evspec_list *l, int plan, uint64_t seed)
+void pm_record_plan__text(const struct pm_evspec_list *l, int nplan, uint64_t seed,
+			  const struct pm_hf_plan *plan)
 {
 	struct pm_attr_field f[PM_ATTR_MAX_FIELDS];
 	struct pm_strbuf sb = PM_STRBUF_INIT;
-	struct window *w = calloc((size_t)plan + 1, sizeof(*w));
+	struct window *w = calloc((size_t)nplan + 1, sizeof(*w));
 	size_t i, k, n;
 
+	if (plan->note[0])
+		printf("%s\n", plan->note);
+	else if (plan->mode != PM_HF_NONE)
+		printf("hf mode: %s\n", pm_hf_mode__name(plan->mode));
 	for (i = 0; i < l->nr; i++) {
 		const struct pm_evspec_event *ev = &l->ev[i];
+		struct pm_attr a = opened_attr(ev, plan);
 		bool freq = pm_attr__flag(&ev->attr, PM_ATTR_FREQ);
-		int nw = samples(l, i) ? plan_windows(ev, seed, w, plan) : 0;
+		int nw = samples(l, i) ? plan_windows(ev, seed, w, nplan) : 0;
 
 		printf("event %zu: %s (group leader %d)\n", i, ev->name, ev->group_leader);
-		n = pm_attr__fields(&ev->attr, f);
+		n = pm_attr__fields(&a, f);
 		for (k = 0; k < n; k++) {
 			if (!f[k].value)
 				continue;
@@ -185,3 +209,23 @@ void pm_record_plan__text(const struct pm_evspec_list *l, int plan, uint64_t see
 	free(w);
 }
 
+
+int pm_record_plan__print(const struct pm_evspec_list *l, int plan, uint64_t seed,
+			  const char *hf_mode, const char *sysfs, bool json)
+{
+	struct pm_hf_env env = { .sysfs_root = sysfs, .probe_kernel = !sysfs };
+	enum pm_hf_mode want = PM_HF_AUTO;
+	struct pm_hf_plan hf;
+	struct pm_error err;
+
+	if (hf_mode && pm_hf_mode__parse(hf_mode, &want))
+		return pm_cli_errorf(PM_EXIT_USAGE, "--hf-mode", "unknown mode '%s' (auto, "
+				     "kernel, strobe, burst, fixed or off)", hf_mode);
+	if (pm_hf_mode__plan(l, want, &env, &hf, &err))
+		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "%s", err.msg);
+	if (json)
+		pm_record_plan__json(l, plan, seed, &hf);
+	else
+		pm_record_plan__text(l, plan, seed, &hf);
+	return 0;
+}

@@ -82,6 +82,13 @@ enum pm_record_type {
 #define PM_MISC_EXACT_IP	 (1 << 14)
 #define PM_MISC_MMAP_DATA	 (1 << 13)
 #define PM_MISC_BUILD_ID_SIZE	 (1 << 15)
+/*
+ * pmprof's own: in the THROTTLE and UNTHROTTLE records pmprof record
+ * writes around the gaps of burst mode (the kernel writes these records
+ * with misc 0), so that a recorder's stop is not read as the kernel's
+ * throttling. perf ignores misc in these records.
+ */
+#define PM_MISC_PMPROF_STOP	 (1 << 13)
 
 /* sample_type bits */
 enum pm_sample_bits {

@@ -23,10 +23,12 @@
 #include <stdint.h>
 
 #include "pmprof/analysis.h"
+#include "pmprof/callgraph.h"
 #include "pmprof/session.h"
 
 struct pm_error;
 struct pm_report;
+struct pm_filter_opts;
 
 enum pm_hot_key {
 	PM_HOT_DSO,		/* "dso": Shared Object */
@@ -45,6 +47,17 @@ enum pm_hot_key {
 int pm_hot_keys__parse(const char *spec, enum pm_hot_key *keys, size_t *nr,
 		       struct pm_error *err);
 
+/*
+ * perf's -F: the columns the tabular formats show, named as perf names
+ * them (overhead, overhead_children, sample, period, and the sort keys);
+ * JSON keeps them all. parse: the sort keys it names, in order (the keys
+ * when no --sort is given); -PM_EUSAGE naming a bad field. has: is the
+ * field (or a key by its alias) listed?
+ */
+int pm_hot_fields__parse(const char *spec, enum pm_hot_key *keys, size_t *nr,
+			 struct pm_error *err);
+bool pm_hot_fields__has(const char *spec, const char *word);
+
 struct pm_hotspot_opts {
 	size_t sz;			/* sizeof(struct pm_hotspot_opts); 0: this size */
 	enum pm_hot_key keys[PM_HOT_MAX_KEYS];
@@ -54,6 +67,19 @@ struct pm_hotspot_opts {
 	double percent_limit;		/* leave out rows below this share */
 	bool stacks;			/* the "stacks" table too (stacks.h) */
 	bool profile;			/* the profile_* tables too (profile.h) */
+	/* -g: the call-graph tree of each row's chains (cg.mode PM_CG_NONE,
+	 * or no call chains in the recording: none); in callee order, or
+	 * caller order when cg.order_set says so or, unset, with children */
+	bool callgraph;
+	struct pm_cg_opts cg;
+	unsigned int max_stack;		/* chain entries used; 0: all */
+	/* perf's filters (filter.h), made when the recording's first and
+	 * last sample times are known (--time percentages); NULL: none */
+	const struct pm_filter_opts *filter;
+	bool relative;			/* --percentage relative: shares of
+					   what the filters keep */
+	const char *fields;		/* -F: what text, CSV, TSV, HTML show
+					   (pm_hot_fields__parse()); NULL all */
 };
 
 struct pm_hotspot;
@@ -71,7 +97,9 @@ int pm_hotspot__record(struct pm_hotspot *h, struct pm_reader *r,
  * The report: the summary's lost_samples ("Total Lost Samples"), then one
  * table per event (or group) with samples, named by the event (or the
  * group's "{a, b}"), rows sorted by period (children: by Children), then
- * opts.percent_limit applied. Each table's summary: event, samples,
+ * opts.percent_limit applied. With opts.callgraph each row has its tree
+ * (pm_table__children; JSON member "callgraph"), drawn in text as perf
+ * --stdio -g does (PM_TABLE_CALL_GRAPH and friends). Each table's summary: event, samples,
  * event_count; in JSON under "events"; CSV and TSV stack them with an
  * Event column first when there are several. Symbols are perf's "[.] main"
  * in the tables, "main" in JSON, which also has dso and symbol when they

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define PM_JSON_MAX_DEPTH 32
+#define PM_JSON_MAX_DEPTH 2048	/* call-graph trees nest two a frame */
 
 struct pm_json {
 	FILE *out;

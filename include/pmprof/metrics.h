@@ -82,7 +82,13 @@
  *	SE^2 = sum((y_i - R x_i)^2) / (n (n - 1) xbar^2)
  * over the n kept windows of the function (for shares, over every kept
  * window of the group, y_i being the window's count when it belongs to the
- * function and 0 otherwise, x_i its count). No interval when n < 2 or
+ * function and 0 otherwise, x_i its count), widened to the Poisson
+ * (Jeffreys) interval of sum(y) events (over sum(x)) when that reaches
+ * farther: a
+ * rare event's windows have too little spread for the delta method (none
+ * at all when no window saw one). The interval is symmetric about R, its
+ * lower end no less than 0. Top-down formulas: the delta method over
+ * each group they read (metrics-topdown.c). No interval when n < 2 or
  * sum(x) is 0.
  */
 #ifndef PMPROF_METRICS_H
@@ -147,6 +153,16 @@ struct pm_metrics_opts {
 	enum pm_metrics_layout layout;	/* the table's column order */
 	bool need_reads;	/* pm_metrics_analysis: a recording without
 				   PERF_SAMPLE_READ is an error */
+	double slots;		/* top-down slots per cycle; 0: the recording's
+				   (PMU_CAPS slots, or an AMD CPUID's width) */
+	/* Which functions the report shows, in what order: */
+	const char *sort;	/* a metric (pm_metrics__find_metric), by
+				   value, greatest first; NULL: by samples */
+	double percent_limit;	/* leave out functions with less than this %
+				   of the samples */
+	uint64_t min_windows;	/* ... or fewer kept windows than this */
+	uint64_t top;		/* only the first this many (0: all), so
+				   that the notes speak of the rows shown */
 	/* Told of every window the sample being added closes (annotate
 	 * charges it to that sample's instruction); NULL: nobody. */
 	pm_metrics_window_fn window;
@@ -159,6 +175,10 @@ struct pm_metrics_opts {
 	bool stacks;
 	bool profile;
 };
+
+/* A metric from fewer windows than this is marked in text ("4.07?"):
+ * too few to read as more than a rough value. */
+#define PM_METRICS_FEW_WINDOWS 30
 
 /*
  * Where a sample is, as the caller resolved it. Identity is by pointer:
@@ -190,15 +210,35 @@ enum pm_metrics_role {
 	PM_ROLE_L1D_ACCESS,	/* %L1DA: cache-references, Arm 0x04 */
 	PM_ROLE_L1D_MISS,	/* %L1DM: cache-misses, Arm 0x03 */
 	PM_ROLE_INSTR_SPEC,	/* %IS: speculated instructions, Arm 0x1b */
+	PM_ROLE__SHARED,	/* the roles above have named shares */
+	/* what misses are counted against: BM%, L1IM% ... */
+	PM_ROLE_BRANCH = PM_ROLE__SHARED,	/* branch-instructions, br_retired */
+	PM_ROLE_L1I_ACCESS, PM_ROLE_L1I_MISS,	/* l1i_cache(_refill), L1-icache-* */
+	PM_ROLE_L2D_ACCESS, PM_ROLE_L2D_MISS,	/* l2d_cache(_refill) */
+	PM_ROLE_LLC_ACCESS, PM_ROLE_LLC_MISS,	/* ll_cache_(miss_)rd, LLC-loads(-misses) */
+	PM_ROLE_DTLB_ACCESS, PM_ROLE_DTLB_MISS,	/* l1d_tlb(_refill), dTLB-loads(-misses) */
+	PM_ROLE_ITLB_ACCESS, PM_ROLE_ITLB_MISS,	/* l1i_tlb(_refill), iTLB-loads(-misses) */
+	/* top-down: slots (pmprof/metrics.h's Top-down below) */
+	PM_ROLE_SLOTS,		/* Intel's slots */
+	PM_ROLE_TD_FRONTEND,	/* stall_slot_frontend, topdown-fe-bound,
+				   de_no_dispatch_per_slot.no_ops_from_frontend */
+	PM_ROLE_TD_BACKEND,	/* stall_slot_backend, topdown-be-bound,
+				   de_no_dispatch_per_slot.backend_stalls */
+	PM_ROLE_TD_STALL,	/* stall_slot */
+	PM_ROLE_TD_ISSUED,	/* op_spec, de_src_op_disp.all */
+	PM_ROLE_TD_RETIRED,	/* op_retired, topdown-retiring, ex_ret_ops */
+	PM_ROLE_TD_BAD_SPEC,	/* topdown-bad-spec */
+	PM_ROLE_TD_SMT,		/* de_no_dispatch_per_slot.smt_contention */
+	PM_ROLE_STALL_FE_CYCLES,	/* stall_frontend */
+	PM_ROLE_STALL_BE_CYCLES,	/* stall_backend */
 	PM_ROLE__NR,
 };
 
 /*
  * The role of an event: from its name ("cycles", "cpu_cycles",
  * "armv8_pmuv3_0/inst_retired/", "instructions:u", ...), else from a
- * generic hardware config, else from a raw code of a common PMU (Arm:
- * 0x11 0x08 0x10 0x03 0x04 0x1b when arch is arm64/aarch64/arm or
- * unknown; x86: the architectural 0x3c 0xc0 0xc5 0x4f2e 0x412e).
+ * generic hardware or cache config, else from a raw code of the
+ * recording's architecture (pmprof/pmu_events.h; Arm when arch is NULL).
  */
 enum pm_metrics_role pm_metrics__role(const struct pm_attr *attr,
 				      const char *name, const char *arch);
@@ -237,9 +277,11 @@ size_t pm_metrics__nr_readers(const struct pm_metrics *m);
  * the event's group (see Groups); the caller adds the record's offset. */
 int pm_metrics__sample(struct pm_metrics *m, const struct pm_sample *s,
 		       const struct pm_metrics_loc *loc, struct pm_error *err);
-/* Stops: THROTTLE (counted), UNTHROTTLE and LOST (restart the id's streams). */
-void pm_metrics__throttle(struct pm_metrics *m, uint64_t id);
-void pm_metrics__unthrottle(struct pm_metrics *m, uint64_t id);
+/* Stops: THROTTLE (counted), UNTHROTTLE and LOST (restart the id's
+ * streams). misc is the record's: PM_MISC_PMPROF_STOP marks pmprof
+ * record's burst gaps, counted apart from the kernel's throttling. */
+void pm_metrics__throttle(struct pm_metrics *m, uint64_t id, uint16_t misc);
+void pm_metrics__unthrottle(struct pm_metrics *m, uint64_t id, uint16_t misc);
 void pm_metrics__lost(struct pm_metrics *m, uint64_t id, uint64_t nr_lost);
 /* THROTTLE, UNTHROTTLE, LOST, LOST_SAMPLES and ID_INDEX records (the
  * scopes of ids); others ignored. */
@@ -252,12 +294,31 @@ struct pm_metrics_summary {
 	uint64_t windows;		/* closing samples: kept + discarded */
 	uint64_t kept, discarded;
 	uint64_t opening;		/* opening samples */
-	uint64_t throttles, unthrottles;
+	uint64_t throttles, unthrottles;	/* the kernel's */
+	uint64_t burst_stops, burst_restarts;	/* pmprof record's burst gaps */
 	uint64_t lost_records, lost_samples;
 	uint64_t ignored;		/* samples without counter reads */
 };
 
 const struct pm_metrics_summary *pm_metrics__summary(struct pm_metrics *m);
+
+/*
+ * A group's counting time, from reads with TOTAL_TIME_ENABLED and
+ * TOTAL_TIME_RUNNING (pmprof record --metrics asks for them): the sums of
+ * each stream's increments between consecutive samples. running below
+ * enabled: the kernel multiplexed the group with others (too few
+ * counters), its counts are samples of the time it ran.
+ */
+struct pm_metrics_group {
+	const char *leader;		/* its first event's name */
+	size_t nr_events;
+	bool timed;			/* its reads carry the times */
+	uint64_t enabled, running;	/* ns */
+};
+
+size_t pm_metrics__nr_groups(const struct pm_metrics *m);
+int pm_metrics__group(const struct pm_metrics *m, size_t i,
+		      struct pm_metrics_group *out);
 
 /* The counters (events that are read in some group), in event order.
  * Read the results (these and what follows) once the samples are in: a
@@ -293,19 +354,44 @@ const struct pm_metrics_func *pm_metrics__find(const struct pm_metrics *m,
 int pm_metrics__metric(const struct pm_metrics *m, size_t func,
 		       const char *name, double *value, double *lo,
 		       double *hi);
+/* How the top-down columns were made ("top-down: Arm's, 5 slots per
+ * cycle (PMU_CAPS)"), or why a recording with top-down events has none;
+ * "" when it has no top-down events. */
+const char *pm_metrics__topdown_note(const struct pm_metrics *m);
+/* A ratio metric's definition: scale x sum(num) / sum(den) over a
+ * function's windows, num and den counter indices. -ENOENT, or -EINVAL
+ * for a share or a formula (no one denominator). */
+int pm_metrics__metric_ratio(const struct pm_metrics *m, const char *name,
+			     size_t *num, size_t *den, double *scale);
 /* The metrics this recording has, in column order. */
 size_t pm_metrics__nr_metrics(const struct pm_metrics *m);
 const char *pm_metrics__metric_name(const struct pm_metrics *m, size_t i);
+/* The metric of that name, in any case ("cpi"), or "#" / "samples" for
+ * the samples: its index, nr_metrics for the samples, or -1. */
+int pm_metrics__find_metric(const struct pm_metrics *m, const char *name);
+/* The kept windows of a function a metric comes from (for a formula, the
+ * fewest of the groups it reads); 0 when it does not exist. */
+uint64_t pm_metrics__metric_windows(const struct pm_metrics *m, size_t func,
+				    const char *name);
+/* The functions opts.percent_limit and opts.min_windows leave out. */
+size_t pm_metrics__nr_left_out(const struct pm_metrics *m);
 
 /*
  * The report: the summary (mode, short_windows, windows, opening,
- * samples, discarded, kept, throttles, lost, events: the counters' names)
- * and the table "functions", sorted by samples (descending; ties by
- * symbol, DSO), in opts.layout's column order; with opts.ci each metric
- * is followed by its "±NAME" half-width column. Its comment is the
- * summary line. JSON rows: dso, symbol, samples, discarded, "counts":
- * {counter: sum}, "metrics": {name: value or null} and, with opts.ci,
- * "ci95": {name: [lo, hi] or null}.
+ * samples, discarded, kept, throttles, burst_stops, lost, lost_samples,
+ * topdown, software_only, events: the counters' names), the table
+ * "functions" and the table "groups" (JSON only: leader, events and, with
+ * times in the reads, enabled_ns and running_ns).
+ *
+ * "functions" is sorted by samples (descending; ties by symbol, DSO) or
+ * by opts.sort, without the functions opts.percent_limit and min_windows
+ * leave out, in opts.layout's column order; with opts.ci each metric is
+ * followed by its "±NAME" half-width column (key "NAME:ci"). A metric
+ * from fewer than PM_METRICS_FEW_WINDOWS windows has the mark '?'
+ * (pmprof/table-fit.h). Its title and comments are the summary lines.
+ * JSON rows: dso, symbol, samples, discarded, "counts": {counter: sum},
+ * "metrics": {name: value or null}, "few_windows": {name: true} for the
+ * marked ones and, with opts.ci, "ci95": {name: [lo, hi] or null}.
  */
 int pm_metrics__finish(struct pm_metrics *m, struct pm_report **out);
 
@@ -316,5 +402,14 @@ int pm_metrics__finish(struct pm_metrics *m, struct pm_report **out);
  * LOST_SAMPLES and ID_INDEX applied.
  */
 extern const struct pm_analysis pm_metrics_analysis;
+
+/* The summary line, the first of the table's comments (no newline). */
+void pm_metrics__summary_line(struct pm_metrics *m, char *buf, size_t size);
+/* What a recording of software events only can and cannot tell. */
+#define PM_METRICS_SOFTWARE_NOTE \
+	"software events only (no hardware PMU where this was recorded): the shares of cpu-clock and task-clock are pmprof report's profile; CPI, branch, cache and top-down metrics need a PMU (pmprof sim models one)"
+/* How long the groups counted of their enabled time (multiplexing); ""
+ * when the reads carry no times. */
+void pm_metrics__groups_line(struct pm_metrics *m, char *buf, size_t size);
 
 #endif

@@ -91,6 +91,16 @@ struct pm_cpu_topology_cpu {
 	int32_t core_id, socket_id, die_id;
 };
 
+/* One PMU's capabilities (its sysfs caps/ files, name=value), as perf
+ * writes them: CPU_PMU_CAPS for the PMU named "cpu", PMU_CAPS for the
+ * others (an armv8_pmuv3_0's "slots", a hybrid cpu_core's "pmu_name"). */
+struct pm_pmu_caps {
+	char *pmu;
+	unsigned int feat;	/* PM_FEAT_CPU_PMU_CAPS or PM_FEAT_PMU_CAPS */
+	uint32_t nr;
+	char **names, **values;
+};
+
 struct pm_event_desc {
 	struct pm_attr attr;
 	char *name;
@@ -137,7 +147,14 @@ struct pm_features {
 	} topology;
 	struct pm_event_desc *event_desc;
 	uint32_t nr_event_desc;
+	struct pm_pmu_caps *pmu_caps;		/* CPU_PMU_CAPS's ("cpu") first */
+	uint32_t nr_pmu_caps;
 };
+
+/* A PMU capability ("slots"): of the PMU named pmu, or of the first PMU
+ * that has it when pmu is NULL; NULL when the recording does not say. */
+const char *pm_features__pmu_cap(const struct pm_features *f, const char *pmu,
+				 const char *cap);
 
 static inline bool pm_features__has(const struct pm_features *f,
 				    unsigned int feat)

@@ -50,9 +50,14 @@
  *          tracking event: disabled hf leaders get none.
  *          Needs the event clock readable from user space, so burst mode
  *          uses CLOCK_MONOTONIC unless -k gives a clock.
+ *  strobe  Arm's strobing PMU (a format/strobe_period term, from Arm's
+ *          prototype kernel patch for Streamline): the counter alternates
+ *          sample_period = period - S and strobe_period = S by itself.
+ *          The file's attr says the total period and the name keeps the
+ *          hf terms, as in burst mode (see hfmode.c).
  *  fixed   Every sample at the short period (sample_period = S).
  *  off     hf terms ignored: every sample at the total period.
- *  auto    kernel if supported, else burst, else fixed.
+ *  auto    kernel if supported, else strobe, else burst, else fixed.
  */
 #ifndef PMPROF_RECORD_H
 #define PMPROF_RECORD_H
@@ -70,12 +75,43 @@ enum pm_hf_mode {
 	PM_HF_BURST,
 	PM_HF_FIXED,
 	PM_HF_OFF,
+	PM_HF_STROBE,
 	PM_HF_NONE,	/* (result only) no event has hf terms */
 };
 
 const char *pm_hf_mode__name(enum pm_hf_mode m);
-/* "auto", "kernel", "burst", "fixed", "off"; -1 if unknown. */
+/* "auto", "kernel", "burst", "fixed", "off", "strobe"; -1 if unknown. */
 int pm_hf_mode__parse(const char *s, enum pm_hf_mode *out);
+
+/* ---- the hf mode a recording gets (hfmode.c) ---- */
+
+struct pm_hf_env {
+	const char *sysfs_root;		/* NULL: /sys */
+	bool probe_kernel;		/* ask the running kernel for its hf ABI */
+};
+
+struct pm_hf_plan {
+	enum pm_hf_mode mode;		/* the one in effect; PM_HF_NONE: no hf */
+	char note[512];			/* what to tell the user; "" for nothing */
+	char strobe_pmu[64];		/* strobe: the PMU, its strobe_period */
+	int strobe_field;		/* field (0 config, 1-3 configN) */
+	uint64_t strobe_mask;		/* and bits */
+};
+
+/*
+ * auto: kernel if its ABI is there (probed when env->probe_kernel), then
+ * strobe (an hf event's PMU has format/strobe_period, the event takes no
+ * hf-burst, hf-rand, hf-jitter or frequency, and hf-period is below half
+ * its period), then burst (hf events lead their groups), then fixed. A
+ * mode asked for that cannot be had is -PM_EUSAGE with why.
+ */
+int pm_hf_mode__plan(const struct pm_evspec_list *l, enum pm_hf_mode want,
+		     const struct pm_hf_env *env, struct pm_hf_plan *plan,
+		     struct pm_error *err);
+/* An hf event's attr as strobe mode opens it: sample_period - hf-period,
+ * hf-period in the strobe field, 128 bytes. */
+int pm_hf_plan__strobe_attr(const struct pm_hf_plan *plan, struct pm_attr *a,
+			    struct pm_error *err);
 
 /* Where burst instances live. */
 enum pm_burst_scope {
@@ -182,6 +218,7 @@ struct pm_record_opts {
 	int clockid;			/* -k; -1: none given */
 	unsigned int mmap_pages;	/* -m; 0: default */
 	enum pm_hf_mode hf_mode;
+	const char *sysfs_root;		/* PMUs (strobe, caps): NULL for /sys */
 	uint64_t seed;			/* burst jitter */
 	int compression_level;		/* -z: zstd level of the ring buffers'
 					   records (COMPRESSED); 0: none. Not for
@@ -286,22 +323,36 @@ int pm_switch_output__name(const char *base, char *buf, size_t size);
 /* A size with perf's units: "123", "4K", "2M", "1G" (B allowed): bytes. */
 int pm_size__parse(const char *s, uint64_t *bytes);
 
-/* ---- --metrics ---- */
+/* ---- --metrics (metrics-choice.c) ---- */
+
+struct pm_metrics_request {
+	const char *set;		/* "default" (or NULL) or "topdown" */
+	const char *sysfs_root;		/* NULL: this machine, whose events are
+					   probed by opening them; else a tree
+					   of files describing another one */
+	const char *cpuid;		/* x86: NULL for PERF_CPUID's, else
+					   this CPU's (not for a --sysfs tree) */
+	uint64_t period;		/* -c: the long period; 0: 1,000,000
+					   cycles (10 ms of cpu-clock) */
+	uint64_t freq;			/* -F: the kernel picks the long period
+					   from this frequency instead */
+};
 
 struct pm_metrics_choice {
 	bool hw;			/* a hardware PMU was found */
-	char spec[512];			/* the -e string */
-	char why[256];			/* what was left out and why */
+	int nr_groups;
+	char spec[1024];		/* the -e string */
+	char why[512];			/* what was left out and why, which
+					   fallback was taken */
 };
 
 /*
- * The best group this machine offers for per-function metrics: cycles
- * leading with period 1,000,000 and 300-event windows, then instructions,
- * branch-misses, cache-references, cache-misses (those that open), user
- * only; without a hardware PMU, a software group led by cpu-clock
- * (period 10 ms, 100 us windows: what a VM's hrtimer times reliably),
- * with task-clock, page-faults and context-switches.
+ * The groups this machine offers for per-function metrics (see
+ * metrics-choice.c): cycles leading with 300-cycle windows (100 us of
+ * cpu-clock without a PMU), each group no larger than the PMU's counters.
+ * 0, or -PM_EUSAGE for an unknown set or a period the windows do not fit.
  */
-void pm_recorder__choose_metrics(struct pm_metrics_choice *c);
+int pm_recorder__choose_metrics(const struct pm_metrics_request *rq,
+				struct pm_metrics_choice *c, struct pm_error *err);
 
 #endif

@@ -120,7 +120,8 @@ void pm_report__set_merge_column(struct pm_report *rep,
  * table for the caller to delete (NULL when there is no table). */
 struct pm_table *pm_report__merged(const struct pm_report *rep);
 
-/* Keep the first n rows of every table but PM_TABLE_WHOLE ones; 0 keeps
+/* Keep the first n rows of every table but PM_TABLE_WHOLE and
+ * PM_TABLE_JSON_ONLY ones; 0 keeps
  * all (--top). */
 void pm_report__truncate(struct pm_report *rep, size_t n);
 
@@ -130,6 +131,9 @@ struct pm_render_opts {
 	size_t sz;		/* sizeof(struct pm_render_opts); 0: this size */
 	bool no_header;		/* text, CSV, TSV: no column header line */
 	bool no_comments;	/* text: no "# " lines, notes or captions */
+	const char *separator;	/* text: cells apart by this, unpadded, and
+				   in a cell it becomes '.' (perf's -t);
+				   NULL: aligned columns */
 	/* folded: what a stack weighs: "samples" (NULL), "period" (every
 	 * event's), or an event's name (its period) */
 	const char *weight;

@@ -60,6 +60,9 @@ struct pm_session_opts {
 	/* pm_session__callchain(): inlined functions as frames of their own
 	 * (perf's --inline; pm_dso__inline_frames()) */
 	bool inline_frames;
+	/* how dwarf samples are unwound (unwind.h); PM_UNWIND_CHECK
+	 * compares the cached rules with libdwfl on every sample */
+	enum pm_unwind_mode unwind_mode;
 };
 
 struct pm_thread {
@@ -148,6 +151,8 @@ size_t pm_session__callchain(struct pm_session *s,
 			     const struct pm_addr_loc **out);
 /* The unwinder's totals so far (NULL before the first dwarf sample). */
 const struct pm_unwind_stats *pm_session__unwind_stats(const struct pm_session *s);
+/* With opts.unwind_mode PM_UNWIND_CHECK: the first difference, or NULL. */
+const char *pm_session__unwind_mismatch(const struct pm_session *s);
 
 /* Resolve any code address of a thread in a cpumode. */
 void pm_session__resolve(struct pm_session *s, const struct pm_thread *t,

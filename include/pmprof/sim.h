@@ -20,12 +20,27 @@
  *     "random", "nest": N | [MIN, MAX], "skid": DIST (cycles),
  *     "interrupt": { "cycles": N }, "functions": [ { "name", "size",
  *     "calls", "instructions": DIST, "cpi": DIST, "per_ki": { EVENT: DIST },
- *     "after_interrupt": { "cycles"|EVENT: N } } ] }
+ *     "after_interrupt": { "cycles"|EVENT: N },
+ *     "topdown": { "frontend", "backend", "bad_speculation": DIST } } ],
+ *   "slots": N }
  * A DIST is a number (a constant), {"const": v}, {"normal": [mean, sd]},
  * {"lognormal": [mean, sd]} (of the value itself) or {"uniform": [lo, hi]}.
  * Each call draws its instruction count, its CPI and its rate of every
  * other event; counts are rounded stochastically, and within a call every
- * event progresses in proportion to its cycles.
+ * event progresses in proportion to its cycles, its events evenly spread
+ * at a phase drawn per call.
+ *
+ * Top-down ("slots": the pipeline's width, 1-64): each cycle has that many
+ * issue slots, and each call draws the fractions of its slots that the
+ * frontend left empty, that the backend refused and that issued work
+ * which did not retire (the rest retired). The streams of a model with
+ * slots are those counts (lib/sim/topdown.c): slots, stall_slot_frontend,
+ * stall_slot_backend, stall_slot (their sum), op_spec (issued), op_retired,
+ * topdown-bad-spec, and stall_frontend / stall_backend (whole cycles:
+ * the frontend and backend fractions of the call's cycles). Events name
+ * them as Arm, Intel and AMD do (r3e, topdown-fe-bound,
+ * de_no_dispatch_per_slot.no_ops_from_frontend ...; pmprof/pmu_events.h
+ * for raw codes).
  *
  * The CPU: each thread runs `iterations` iterations, each calling every
  * function `calls` times in the model's order (fixed; shuffled every
@@ -89,6 +104,7 @@ double pm_sim_dist__draw(const struct pm_sim_dist *d, uint64_t *rng);
 #define PM_SIM_MAX_IRQ_CYCLES 1e9
 #define PM_SIM_MAX_TIMESLICE_MS 1e6
 #define PM_SIM_MAX_CYCLES 9007199254740992.0	/* 2^53, per thread */
+#define PM_SIM_MAX_SLOTS 16		/* issue width */
 /* The output's bound when pm_sim_opts.max_size is 0: 2 GiB. */
 #define PM_SIM_DEFAULT_MAX_SIZE (2ULL << 30)
 
@@ -107,7 +123,27 @@ struct pm_sim_func {
 	bool *has_rate;			/* per stream */
 	double *after_irq;		/* per stream: extra events after an
 					   interrupt ([1] unused) */
+	bool has_topdown;
+	struct pm_sim_dist topdown[3];	/* PM_SIM_TD_FRONTEND ... */
 };
+
+/* The fractions of a call's slots a function's "topdown" draws. */
+enum { PM_SIM_TD_FRONTEND, PM_SIM_TD_BACKEND, PM_SIM_TD_BAD_SPEC };
+
+/* The streams a model with slots adds, in this order, after its others. */
+enum pm_sim_td_stream {
+	PM_SIM_TDS_SLOTS,		/* slots x cycles */
+	PM_SIM_TDS_FE,			/* stall_slot_frontend */
+	PM_SIM_TDS_BE,			/* stall_slot_backend */
+	PM_SIM_TDS_STALL,		/* stall_slot: FE + BE */
+	PM_SIM_TDS_SPEC,		/* op_spec: retired + bad speculation */
+	PM_SIM_TDS_RETIRED,		/* op_retired */
+	PM_SIM_TDS_BAD,			/* topdown-bad-spec */
+	PM_SIM_TDS_STALL_FE_CYCLES,	/* stall_frontend */
+	PM_SIM_TDS_STALL_BE_CYCLES,	/* stall_backend */
+	PM_SIM_TDS__NR,
+};
+extern const char *const pm_sim_td_stream_names[PM_SIM_TDS__NR];
 
 enum pm_sim_order {
 	PM_SIM_ORDER_FIXED,
@@ -127,12 +163,14 @@ struct pm_sim_model {
 	double irq_cycles;		/* CPU time of one interrupt */
 	char **streams;			/* event names */
 	size_t nr_streams;
+	uint32_t slots;			/* 0: no top-down streams */
+	int td_stream[PM_SIM_TDS__NR];	/* their stream indices */
 	struct pm_sim_func *funcs;
 	size_t nr_funcs;
 };
 
 /* The compiled-in models: "arm-benchmark" (also models/arm-benchmark.json)
- * and "resonant". NULL-terminated names; the JSON text or NULL. */
+ * "resonant" and "topdown" (models/). NULL-terminated names; the JSON text or NULL. */
 extern const char *const pm_sim_builtin_names[];
 const char *pm_sim_builtin_model(const char *name);
 
@@ -205,11 +243,42 @@ void pm_sim_result__exit(struct pm_sim_result *res);
 
 /*
  * A true metric of function `func` (-1: the whole program) by the names
- * pmprof metrics uses: CPI IPC BMKI CMKI %CM %CY %I %BM %L1DA %L1DM.
+ * pmprof metrics uses: CPI IPC BMKI CMKI %CM %CY %I %BM %L1DA %L1DM, and
+ * with slots the top-down level 1 in % of slots: FE% BAD% BE% RET%.
  * 0, or -ENOENT (no such metric or stream), -EDOM (denominator 0).
  */
 int pm_sim_result__metric(const struct pm_sim_result *res, long func,
 			  const char *name, double *value);
+/*
+ * What `pmprof sim --compare` says of a metric of one function: the value
+ * pmprof metrics measured, the truth, and the error, which is reported
+ * only where the truth puts at least PM_SIM_MEASURABLE events of the
+ * metric's numerator in the function's kept windows (the truth's rate
+ * times what the windows counted of its denominator: true BMKI / 1000 x
+ * their instructions). Fewer events are their own noise (20 events: a
+ * 95% interval of +-45%), and a relative error against a truth of 0.02
+ * per kilo-instruction says nothing. Shares and top-down metrics: always.
+ */
+#define PM_SIM_MEASURABLE 20
+
+struct pm_metrics;
+
+struct pm_sim_compared {
+	bool has_measured, has_truth;
+	double measured, truth;
+	bool measurable;	/* the error is worth reporting */
+	double expected;	/* events the truth puts in the windows; NaN
+				   when not a ratio */
+	bool has_error;		/* measurable, and the truth not 0 */
+	double error;		/* % */
+};
+
+/* func: the function in m (SIZE_MAX: none measured); name as pmprof
+ * metrics names it ("CPI", "BMKI", "FE%" ...). */
+void pm_sim__compared(const struct pm_metrics *m, size_t func, double measured,
+		      bool has_measured, double truth, bool has_truth,
+		      const char *name, struct pm_sim_compared *out);
+
 /* The truth as JSON (what --truth writes), to fd; errors name `name`. */
 int pm_sim_result__write_truth(const struct pm_sim_result *res,
 			       const struct pm_sim_model *m,
@@ -228,8 +297,12 @@ int pm_sim__analyse(const char *path, int mode, struct pm_metrics **out,
 
 /*
  * --compare's report: per function (by true cycles), the measured and
- * true CPI, BMKI, CMKI, %CM, %CY and share of samples (%#, whose truth
- * is %CY), and the error of each; `output` names the recording.
+ * true top-down level 1 (FE% BAD% BE% RET%, with a model that has
+ * slots), CPI, BMKI, CMKI, %CM, %CY and share of samples (%#, whose truth
+ * is %CY), and the error of each (pm_sim__compared; the top-down one in
+ * percentage points); `output` names the recording. The table's columns
+ * of one metric share their JSON subgroup: "metrics": {NAME: {measured,
+ * truth, error, difference, measurable, expected_events}}.
  */
 struct pm_report;
 int pm_sim__compare(struct pm_metrics *m, const struct pm_sim_result *res,

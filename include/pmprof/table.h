@@ -63,6 +63,10 @@ enum {
 					   cell was never set */
 	PM_COLF_TREE     = 1 << 2,	/* text draws trees in this column
 					   (default: the last shown one) */
+	PM_COLF_TREE_VALUE  = 1 << 3,	/* PM_TABLE_CALL_GRAPH: the value a
+					   branch shows ("--12.50%--") */
+	PM_COLF_TREE_WEIGHT = 1 << 4,	/* PM_TABLE_CALL_GRAPH: what flows
+					   through a node (its period) */
 };
 
 struct pm_table_column {
@@ -102,6 +106,9 @@ void pm_table__set_caption(struct pm_table *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The JSON member its rows go under in a report; default "rows". */
 void pm_table__set_name(struct pm_table *t, const char *name);
+/* The JSON member a row's tree goes under (default "children"); the
+ * row trees made after this call take it too. */
+void pm_table__set_tree_key(struct pm_table *t, const char *key);
 const char *pm_table__name(const struct pm_table *t);
 /* Key/values about this table (JSON: beside its rows), see report.h. */
 struct pm_summary *pm_table__summary(struct pm_table *t);
@@ -112,7 +119,16 @@ enum {
 	PM_TABLE_OMIT_EMPTY  = 1 << 1,	/* text, JSON, HTML leave the table
 					   out when it has no rows (CSV and
 					   TSV keep its columns) */
-	PM_TABLE_WHOLE       = 1 << 2,	/* --top (pm_report__truncate) keeps
+	PM_TABLE_JSON_ONLY   = 1 << 2,	/* facts about the report, not rows
+					   to rank: only JSON shows it, and
+					   pm_report__truncate (--top)
+					   keeps it whole */
+	PM_TABLE_CALL_GRAPH  = 1 << 3,	/* text draws the trees as perf's
+					   call graphs (below) */
+	PM_TABLE_CALL_CHAINS = 1 << 4,	/* text prints each tree node as
+					   perf's flat call chain (below) */
+	PM_TABLE_CALL_FOLDED = 1 << 5,	/* ... as perf's folded one */
+	PM_TABLE_WHOLE       = 1 << 6,	/* --top (pm_report__truncate) keeps
 					   every row: a whole picture (stacks) */
 };
 void pm_table__set_flags(struct pm_table *t, unsigned int flags);
@@ -161,6 +177,25 @@ double pm_table__get_double(const struct pm_table *t, size_t row, size_t col);
  * can have children too). Made on the first call; owned by the table.
  */
 struct pm_table *pm_table__children(struct pm_table *t, size_t row);
+/*
+ * Call graphs in text (a table flag; the other formats show the trees as
+ * they always do):
+ *
+ *   PM_TABLE_CALL_GRAPH: under each row with a tree, perf's --stdio
+ *   graph: frames named by the PM_COLF_TREE column; a row's only node as
+ *   heavy as the row (PM_COLF_TREE_WEIGHT) starts a "---" line of frames
+ *   with no value; a node continues the
+ *   line of frames of its parent when it is the parent's only child and
+ *   as heavy (PM_COLF_TREE_WEIGHT: nothing ends at the parent, nothing
+ *   else leaves it), else it starts a branch showing its
+ *   PM_COLF_TREE_VALUE cell: "|--12.50%--name".
+ *   PM_TABLE_CALL_CHAINS: each node of a row's tree is one call chain:
+ *   its value cell on a line, then its tree cell's frames (';' apart in
+ *   the cell) one a line, as perf's flat mode.
+ *   PM_TABLE_CALL_FOLDED: each node one line, its value and its tree
+ *   cell ("12.50% main;work;leaf"), as perf's folded mode.
+ */
+
 /* The children of a row, or NULL when it has none. */
 const struct pm_table *pm_table__children_of(const struct pm_table *t,
 					     size_t row);
@@ -175,6 +210,14 @@ int pm_table__sort(struct pm_table *t, size_t col, bool descending);
 typedef int (*pm_table_cmp_fn)(const struct pm_table *t, size_t a, size_t b,
 			       void *arg);
 void pm_table__sort_by(struct pm_table *t, pm_table_cmp_fn cmp, void *arg);
+
+/*
+ * A new table with t's columns (those shown in any of the formats `show`
+ * names, PM_SHOW_*; 0: all) and rows, trees included: not its title,
+ * comments, caption, summary or flags. For a view to sort and cut while
+ * the original stays as it was (pmprof top).
+ */
+struct pm_table *pm_table__copy(const struct pm_table *t, unsigned int show);
 
 /* Keep the first n rows (--top N); n >= rows changes nothing. */
 void pm_table__truncate(struct pm_table *t, size_t n);

@@ -34,6 +34,12 @@
  *	// f[0].ip is the sampled pc, f[1].ip a call in its caller, ...
  *	pm_unwinder__delete(u);
  *
+ * libdwfl's step for a pc is kept (the rules libdw gives for its frame)
+ * and reapplied to later samples at the same pc: only samples whose
+ * steps are all register-plus-offset rules are unwound so; the others go
+ * through libdwfl, and both give the same frames (PM_UNWIND_CHECK runs
+ * both and compares).
+ *
  * Not thread-safe: one unwinder per thread.
  */
 #ifndef PMPROF_UNWIND_H
@@ -111,6 +117,16 @@ struct pm_unwind_stats {
 	uint64_t failed;	/* of the samples, stopped by an error */
 	uint64_t no_input;	/* of the samples, not unwound at all */
 	uint64_t modules;	/* ELF files reported to libdwfl */
+	uint64_t cached;	/* of the samples, unwound on cached rules */
+	uint64_t rules;		/* frame rules asked of libdw (distinct pcs) */
+	uint64_t checked;	/* PM_UNWIND_CHECK: samples unwound both ways */
+	uint64_t mismatched;	/* of them, with different frames or ends */
+};
+
+enum pm_unwind_mode {
+	PM_UNWIND_CACHED,	/* cached rules where they do (the default) */
+	PM_UNWIND_LIBDWFL,	/* every sample step by step through libdwfl */
+	PM_UNWIND_CHECK,	/* both; the frames compared (stats) */
 };
 
 struct pm_unwinder;
@@ -130,5 +146,9 @@ size_t pm_unwinder__unwind(struct pm_unwinder *u,
 			   struct pm_unwind_result *res);
 
 const struct pm_unwind_stats *pm_unwinder__stats(const struct pm_unwinder *u);
+
+void pm_unwinder__set_mode(struct pm_unwinder *u, enum pm_unwind_mode mode);
+/* PM_UNWIND_CHECK: the first difference found, described; NULL: none. */
+const char *pm_unwinder__mismatch(const struct pm_unwinder *u);
 
 #endif

@@ -131,6 +131,10 @@ int pm_writer__set_clockid(struct pm_writer *w, uint64_t res_ns,
 int pm_writer__add_build_id(struct pm_writer *w,
 			    const struct pm_build_id_entry *b,
 			    struct pm_error *err);
+/* PMU capabilities: the PMU named "cpu" into CPU_PMU_CAPS, the others
+ * into PMU_CAPS, in order (replacing what an earlier call set). */
+int pm_writer__set_pmu_caps(struct pm_writer *w, const struct pm_pmu_caps *caps,
+			    size_t nr, struct pm_error *err);
 /* Any feature as its payload bytes, already in the output byte order.
  * Replaces what the typed setters would write for that feature. */
 int pm_writer__set_raw_feature(struct pm_writer *w, unsigned int feat,

@@ -255,3 +255,49 @@ int pm_hot_keys__parse(const char *spec, enum pm_hot_key *out, size_t *nr,
 		return pm_error__fmt(err, PM_EUSAGE, "no sort key given");
 	return 0;
 }
+
+/* perf's -F words that are no sort key: the shares and counts. */
+static const char *const count_fields[] = {
+	"overhead", "overhead_children", "sample", "period",
+};
+
+bool pm_hot_fields__has(const char *spec, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = spec; p && *p;) {
+		size_t len = strcspn(p, ",");
+		int k = find_key(p, len);
+
+		if ((len == n && !strncmp(p, word, n)) ||
+		    (k >= 0 && !strcmp(keys[k].name, word)))
+			return true;
+		p += len + (p[len] == ',');
+	}
+	return false;
+}
+
+int pm_hot_fields__parse(const char *spec, enum pm_hot_key *out, size_t *nr,
+			 struct pm_error *err)
+{
+	*nr = 0;
+	for (const char *p = spec; *p;) {
+		size_t n = strcspn(p, ",");
+		int k = find_key(p, n);
+		bool count = false;
+
+		for (size_t i = 0; i < PM_ARRAY_SIZE(count_fields); i++)
+			count |= strlen(count_fields[i]) == n &&
+				 !strncmp(p, count_fields[i], n);
+		if (k < 0 && !count)
+			return pm_error__fmt(err, PM_EUSAGE,
+					     "unknown field '%.*s' (overhead, overhead_children, "
+					     "sample, period or a sort key)", (int)n, p);
+		if (k >= 0 && *nr < PM_HOT_MAX_KEYS)
+			out[(*nr)++] = (enum pm_hot_key)k;
+		p += n + (p[n] == ',');
+	}
+	if (!strlen(spec))
+		return pm_error__fmt(err, PM_EUSAGE, "no field given");
+	return 0;
+}

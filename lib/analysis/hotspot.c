@@ -12,6 +12,7 @@
 
 #include "hotspot-int.h"
 #include "pmprof/error.h"
+#include "pmprof/filter.h"
 #include "pmprof/hash.h"
 #include "pmprof/profile.h"
 #include "pmprof/records.h"
@@ -37,6 +38,9 @@ struct id_last {
 struct pm_hotspot {
 	struct pm_hotspot_opts opts;
 	struct hot_hist **hists;	/* by event index */
+	struct hot_entry **rows;	/* a sample's row per chain entry */
+	struct pm_addr_loc *chain;	/* a sample's chain, -U applied */
+	size_t alloc_rows, alloc_chain;
 	size_t nr_hists;
 	struct id_last *ids;
 	size_t nr_ids, alloc_ids;
@@ -48,6 +52,10 @@ struct pm_hotspot {
 	bool children_ignored;		/* --children without call chains */
 	struct pm_stacks *stacks;	/* opts.stacks */
 	struct pm_profile *profile;	/* opts.profile */
+	bool graph_ignored;		/* -g without call chains */
+	struct pm_filter *filter;	/* from opts.filter, at the start */
+	enum pm_cg_order cg_order;
+	bool sample_filtered;		/* the thread filters hide this sample */
 };
 
 static const struct pm_hotspot_opts default_opts;
@@ -66,6 +74,8 @@ struct pm_hotspot *pm_hotspot__new(const struct pm_hotspot_opts *opts)
 		h->stacks = pm_stacks__new();
 	if (h->opts.profile)
 		h->profile = pm_profile__new();
+	h->cg_order = h->opts.cg.order_set ? h->opts.cg.order :
+		      h->opts.children ? PM_CG_CALLER : PM_CG_CALLEE;
 	return h;
 }
 
@@ -73,8 +83,10 @@ static void hist_free(struct hot_hist *hi)
 {
 	if (!hi)
 		return;
-	for (size_t i = 0; i < hi->nr; i++)
+	for (size_t i = 0; i < hi->nr; i++) {
+		pm_cg__delete(hi->entries[i]->tree);
 		free(hi->entries[i]);
+	}
 	free(hi->entries);
 	pm_hash__release(&hi->index);
 	free(hi->samples);
@@ -89,10 +101,13 @@ void pm_hotspot__delete(struct pm_hotspot *h)
 	for (size_t i = 0; i < h->nr_hists; i++)
 		hist_free(h->hists[i]);
 	free(h->hists);
+	free(h->rows);
+	free(h->chain);
 	free(h->ids);
 	pm_hash__release(&h->id_index);
 	pm_stacks__delete(h->stacks);
 	pm_profile__delete(h->profile);
+	pm_filter__delete(h->filter);
 	free(h);
 }
 
@@ -170,7 +185,7 @@ static void make_key(const struct pm_hotspot *h, const struct pm_sample_ctx *ctx
 static struct hot_entry *findnew(struct hot_hist *hi, size_t words,
 				 const uint64_t *key,
 				 const struct pm_sample_ctx *ctx,
-				 const struct pm_addr_loc *loc)
+				 const struct pm_addr_loc *loc, bool filtered)
 {
 	uint64_t hv = hash_key(key, words);
 	size_t s = PM_HASH_FIND(&hi->index, hv, i,
@@ -193,12 +208,87 @@ static struct hot_entry *findnew(struct hot_hist *hi, size_t words,
 	e->tid = ctx->thread->tid;
 	e->cpu = ctx->sample->sample_type & PM_SAMPLE_CPU ?
 		 (int64_t)ctx->sample->cpu : -1;
+	e->filtered = filtered;
 	pm_hash__reserve(&hi->index, hi->nr, entry_hash, hi->entries);
 	s = PM_HASH_FIND(&hi->index, hv, i, false);
 	PM_GROW(hi->entries, hi->alloc, hi->nr + 1);
 	hi->entries[hi->nr] = e;
 	pm_hash__set(&hi->index, s, hi->nr++);
 	return e;
+}
+
+/* A sample's chain, cut to --max-stack, without what -U hides: in
+ * h->chain. perf keeps the first entries in display order: in caller
+ * order the outermost ones. */
+static size_t sample_chain(struct pm_hotspot *h, struct pm_session *s)
+{
+	const struct pm_addr_loc *chain;
+	size_t n = pm_session__callchain(s, &chain), k = 0;
+
+	if (h->opts.max_stack && n > h->opts.max_stack) {
+		if (h->cg_order == PM_CG_CALLER)
+			chain += n - h->opts.max_stack;
+		n = h->opts.max_stack;
+	}
+	PM_GROW(h->chain, h->alloc_chain, n + 1);
+	for (size_t i = 0; i < n; i++)
+		if (!h->filter || !pm_filter__hides_entry(h->filter, &chain[i]))
+			h->chain[k++] = chain[i];
+	return k;
+}
+
+static void *row_of(void *arg, size_t i)
+{
+	return ((struct pm_hotspot *)arg)->rows[i];
+}
+
+static struct pm_cg_node *tree_of(void *arg, void *row)
+{
+	struct hot_entry *e = row;
+
+	(void)arg;
+	if (!e->tree)
+		e->tree = pm_cg__new();
+	return e->tree;
+}
+
+/* --children: the sample's period into each caller's row (once per
+ * row); -g: the chain into the trees of the rows it goes to. */
+static void deliver_chain(struct pm_hotspot *h, struct pm_session *s,
+			  const struct pm_sample_ctx *ctx, struct hot_hist *hi,
+			  struct hot_entry *self, size_t slot, uint64_t period)
+{
+	size_t words = 2 * h->opts.nr_keys, n = sample_chain(h, s);
+	uint64_t key[HOT_KEY_WORDS];
+
+	PM_GROW(h->rows, h->alloc_rows, n + 1);
+	for (size_t i = 0; i < n; i++) {
+		struct pm_addr_loc loc = h->chain[i];
+		struct hot_entry *e;
+
+		h->rows[i] = NULL;
+		if (!h->opts.children)
+			continue;
+		/* perf shows an entry outside every map with the
+		 * sample's level */
+		if (!loc.map)
+			loc.level = ctx->ip.level;
+		/* and an unresolved entry by the address sampled,
+		 * where the sample's own shows its file offset: a row
+		 * of its own, a caller's */
+		if (!loc.sym)
+			loc.rel = loc.ip;
+		make_key(h, ctx, &loc, key);
+		e = findnew(hi, words, key, ctx, &loc, h->sample_filtered);
+		h->rows[i] = e;
+		if (e->seq != h->seq) {	/* once per sample */
+			e->seq = h->seq;
+			e->st[slot].acc += period;
+		}
+	}
+	if (h->opts.callgraph && slot == 0 && n)
+		pm_callgraph__add_sample(h->chain, n, h->cg_order, h->opts.children,
+					 period, self, row_of, tree_of, h);
 }
 
 static void deliver(struct pm_hotspot *h, struct pm_session *s,
@@ -224,44 +314,28 @@ static void deliver(struct pm_hotspot *h, struct pm_session *s,
 		      (size_t)leader->nr_members : 1);
 	if (slot >= hi->nr_slots)
 		return;
+	hi->samples[slot]++;
+	hi->period[slot] += period;
+	/* --pid, --tid, --comm: in the totals, in no row of theirs; perf
+	 * decides a row's by the sample that makes it, and later samples
+	 * of other threads add to it */
+	h->sample_filtered = h->filter && !pm_filter__thread(h->filter, ctx->thread);
 	h->seq++;
 	make_key(h, ctx, &ctx->ip, key);
-	e = findnew(hi, words, key, ctx, &ctx->ip);
+	e = findnew(hi, words, key, ctx, &ctx->ip, h->sample_filtered);
 	e->st[slot].samples++;
 	e->st[slot].period += period;
 	e->st[slot].acc += period;
 	e->seq = h->seq;
-	hi->samples[slot]++;
-	hi->period[slot] += period;
-	if (h->stacks)
+	/* the pictures (stacks, profile) show what the filters keep */
+	if (h->stacks && !h->sample_filtered)
 		pm_stacks__add(h->stacks, pm_stacks__column(h->stacks, ev->idx,
 							     ev->name), period);
-	if (h->profile)
+	if (h->profile && !h->sample_filtered)
 		pm_profile__add(h->profile, pm_profile__column(h->profile, ev->idx,
 							       ev->name), period);
-	if (h->opts.children) {
-		const struct pm_addr_loc *chain;
-		size_t n = pm_session__callchain(s, &chain);
-
-		for (size_t i = 0; i < n; i++) {
-			struct pm_addr_loc loc = chain[i];
-
-			/* perf shows an entry outside every map with the
-			 * sample's level */
-			if (!loc.map)
-				loc.level = ctx->ip.level;
-			/* and an unresolved entry by the address sampled,
-			 * where the sample's own shows its file offset */
-			if (!loc.sym)
-				loc.rel = loc.ip;
-			make_key(h, ctx, &loc, key);
-			e = findnew(hi, words, key, ctx, &loc);
-			if (e->seq != h->seq) {	/* once per sample */
-				e->seq = h->seq;
-				e->st[slot].acc += period;
-			}
-		}
-	}
+	if (h->opts.children || (h->opts.callgraph && slot == 0))
+		deliver_chain(h, s, ctx, hi, e, slot, period);
 }
 
 void pm_hotspot__add(struct pm_hotspot *h, struct pm_session *s,
@@ -273,6 +347,9 @@ void pm_hotspot__add(struct pm_hotspot *h, struct pm_session *s,
 		h->unknown++;
 		return;
 	}
+	/* -C, --time, -U: as if never recorded */
+	if (h->filter && pm_filter__drop(h->filter, ctx))
+		return;
 	if (h->stacks)
 		pm_stacks__begin(h->stacks, s, ctx);
 	if (h->profile)
@@ -361,65 +438,31 @@ static char *table_name(struct pm_reader *r, const struct pm_event *ev,
 	return pm_strbuf__detach(&sb);
 }
 
-/* "Overhead" for the leader, "Overhead:EVENT" and key "overhead_N" for
- * the other members of a group. */
-static void add_member_col(struct pm_table *t, const char *what,
-			   const char *key, size_t i, const char *member,
-			   enum pm_table_type type)
+/* --dsos, --symbols: the rows they keep. */
+static bool shown(const struct pm_hotspot *h, const struct hot_entry *e)
 {
-	struct pm_table_column c = { .type = type };
-	char name[128], k[64];
-
-	snprintf(name, sizeof(name), i ? "%s:%s" : "%s", what, member);
-	snprintf(k, sizeof(k), i ? "%s_%zu" : "%s", key, i);
-	c.name = name;
-	c.key = k;
-	pm_table__add_column(t, &c);
+	return !e->filtered &&
+	       (!h->filter || pm_filter__row(h->filter, e->dso, e->sym));
 }
 
-static void add_columns(struct pm_table *t, const struct pm_hotspot *h,
-			struct pm_reader *r, const struct hot_hist *hi,
-			size_t *kcol)
+/* --percentage relative: the samples and periods of the rows shown. */
+static uint64_t *shown_totals(const struct pm_hotspot *h,
+			      const struct hot_hist *hi, uint64_t *nsamples)
 {
-	const struct pm_hotspot_opts *o = &h->opts;
-	bool has_dso = false, has_sym = false;
+	uint64_t *total = pm_calloc(hi->nr_slots, sizeof(*total));
 
-	for (size_t i = 0; i < hi->nr_slots; i++) {
-		const struct pm_event *m = pm_reader__event(r, (size_t)hi->idx + i);
-		const char *mn = m ? m->name : "?";
+	*nsamples = 0;
+	for (size_t n = 0; n < hi->nr; n++) {
+		const struct hot_entry *e = hi->entries[n];
 
-		if (o->children) {
-			add_member_col(t, "Children", "children", i, mn, PM_COL_PERCENT);
-			add_member_col(t, "Self", "self", i, mn, PM_COL_PERCENT);
-		} else {
-			add_member_col(t, "Overhead", "overhead", i, mn, PM_COL_PERCENT);
+		if (!shown(h, e))
+			continue;
+		for (size_t i = 0; i < hi->nr_slots; i++) {
+			total[i] += e->st[i].period;
+			*nsamples += e->st[i].samples;
 		}
 	}
-	for (size_t i = 0; i < hi->nr_slots; i++) {
-		const struct pm_event *m = pm_reader__event(r, (size_t)hi->idx + i);
-		const char *mn = m ? m->name : "?";
-
-		add_member_col(t, "Samples", "samples", i, mn, PM_COL_U64);
-		add_member_col(t, "Period", "period", i, mn, PM_COL_U64);
-	}
-	for (size_t k = 0; k < o->nr_keys; k++) {
-		const struct hot_key *d = hot_key__get(o->keys[k]);
-
-		kcol[k] = (size_t)pm_table__add_column(t, &d->col);
-		if (d->json_col.name)
-			pm_table__add_column(t, &d->json_col);
-		has_dso |= o->keys[k] == PM_HOT_DSO;
-		has_sym |= o->keys[k] == PM_HOT_SYM;
-	}
-	/* JSON rows always name the location (null when no key). */
-	if (!has_dso) {
-		struct pm_table_column c = hot_key__get(PM_HOT_DSO)->col;
-
-		c.show = PM_SHOW_JSON;
-		pm_table__add_column(t, &c);
-	}
-	if (!has_sym)
-		pm_table__add_column(t, &hot_key__get(PM_HOT_SYM)->json_col);
+	return total;
 }
 
 static struct pm_table *build_table(struct pm_hotspot *h, struct pm_reader *r,
@@ -428,33 +471,41 @@ static struct pm_table *build_table(struct pm_hotspot *h, struct pm_reader *r,
 	struct pm_table *t = pm_table__new();
 	const struct pm_hotspot_opts *o = &h->opts;
 	size_t kcol[PM_HOT_MAX_KEYS];
-	uint64_t nsamples = 0;
+	uint64_t nsamples = 0, *total = hi->period;
+	struct hot_graph g = { .opts = &o->cg };
 
-	for (size_t i = 0; i < hi->nr_slots; i++)
-		nsamples += hi->samples[i];
-	pm_table__set_flags(t, PM_TABLE_PERF_HEADER);
+	if (o->relative)	/* shares of what the filters keep */
+		total = shown_totals(h, hi, &nsamples);
+	else
+		for (size_t i = 0; i < hi->nr_slots; i++)
+			nsamples += hi->samples[i];
+	pm_table__set_flags(t, PM_TABLE_PERF_HEADER | hot_graph__table_flags(o));
+	if (o->callgraph)
+		pm_table__set_tree_key(t, "callgraph");
 	pm_table__add_comment(t, "Samples: %" PRIu64 "  of event%s '%s'",
 			      nsamples, hi->nr_slots > 1 ? "s" : "", name);
-	pm_table__add_comment(t, "Event count (approx.): %" PRIu64, hi->period[0]);
+	pm_table__add_comment(t, "Event count (approx.): %" PRIu64, total[0]);
 	pm_summary__add_str(pm_table__summary(t), "event", NULL, name);
 	pm_summary__add_u64(pm_table__summary(t), "samples", NULL, nsamples);
-	pm_summary__add_u64(pm_table__summary(t), "event_count", NULL,
-			    hi->period[0]);
-	add_columns(t, h, r, hi, kcol);
+	pm_summary__add_u64(pm_table__summary(t), "event_count", NULL, total[0]);
+	hot_columns__add(t, o, r, hi->idx, hi->nr_slots, kcol, &g);
+	g.total = total[0];
 
 	qsort_r(hi->entries, hi->nr, sizeof(*hi->entries), cmp_entries, h);
 	for (size_t n = 0; n < hi->nr; n++) {
-		const struct hot_entry *e = hi->entries[n];
-		uint64_t tot0 = hi->period[0];
+		struct hot_entry *e = hi->entries[n];
+		uint64_t tot0 = total[0];
 		double pct0 = tot0 ? 100.0 * (double)(o->children ? e->st[0].acc
 							   : e->st[0].period) / (double)tot0 : 0;
 		size_t row, col = 0;
 
 		if (o->percent_limit > 0 && pct0 < o->percent_limit)
 			continue;
+		if (!shown(h, e))
+			continue;
 		row = pm_table__add_row(t);
 		for (size_t i = 0; i < hi->nr_slots; i++) {
-			double tot = (double)hi->period[i];
+			double tot = (double)total[i];
 
 			if (o->children)
 				pm_table__set_double(t, row, col++, tot ?
@@ -468,7 +519,13 @@ static struct pm_table *build_table(struct pm_hotspot *h, struct pm_reader *r,
 		}
 		for (size_t k = 0; k < o->nr_keys; k++)
 			hot_key__get(o->keys[k])->cells(t, row, kcol[k], e);
+		if (g.weight_col >= 0)
+			pm_table__set_u64(t, row, (size_t)g.weight_col, e->st[0].acc);
+		if (o->callgraph)
+			hot_graph__rows(t, row, e->tree, &g);
 	}
+	if (total != hi->period)
+		free(total);
 	return t;
 }
 
@@ -528,23 +585,38 @@ static bool has_callchains(struct pm_reader *r)
 
 /* Once the events are known (a pipe names them as it goes): --children
  * on a recording without call chains is the self profile. */
-static void start(struct pm_hotspot *h, struct pm_reader *r)
+static int start(struct pm_hotspot *h, struct pm_reader *r, struct pm_error *err)
 {
+	const struct pm_features *f = pm_reader__features(r);
+	bool chains = has_callchains(r);
+
 	h->started = true;
-	if (h->opts.children && !has_callchains(r)) {
+	if (h->opts.children && !chains) {
 		h->opts.children = false;
 		h->children_ignored = true;
 	}
+	if (h->opts.callgraph && h->opts.cg.mode == PM_CG_NONE)
+		h->opts.callgraph = false;
+	if (h->opts.callgraph && !chains) {
+		h->opts.callgraph = false;
+		h->graph_ignored = true;
+	}
+	/* --time percentages are of the first to the last sample */
+	if (h->opts.filter)
+		return pm_filter__new(&h->filter, h->opts.filter,
+				      f ? f->sample_time_first : 0,
+				      f ? f->sample_time_last : 0, err);
+	return 0;
 }
 
 static int sample(void *x, struct pm_session *s, const struct pm_sample_ctx *ctx,
 		  struct pm_error *err)
 {
 	struct pm_hotspot *h = x;
+	int ret;
 
-	(void)err;
-	if (!h->started)
-		start(h, pm_session__reader(s));
+	if (!h->started && (ret = start(h, pm_session__reader(s), err)))
+		return ret;
 	pm_hotspot__add(h, s, ctx);
 	return 0;
 }
@@ -562,13 +634,14 @@ static int finish(void *x, struct pm_session *s, struct pm_report **out,
 	char ksyms[512];
 	int ret;
 
-	(void)err;
-	if (!h->started)
-		start(h, pm_session__reader(s));
+	if (!h->started && (ret = start(h, pm_session__reader(s), err)))
+		return ret;
 	ret = pm_hotspot__finish(h, pm_session__reader(s), out);
-	if (!ret && h->children_ignored)
+	if (!ret && (h->children_ignored || h->graph_ignored))
 		pm_report__add_warning(*out, "no call chains in this recording (record with "
-				       "-g or --call-graph): --children ignored");
+				       "-g or --call-graph): %s ignored",
+				       h->children_ignored && h->graph_ignored ? "--children and -g" :
+				       h->children_ignored ? "--children" : "-g");
 	/* Which kernel symbols named the kernel's addresses, and why. */
 	if (!ret && pm_session__kernel_symbols(s, ksyms, sizeof(ksyms)))
 		pm_summary__add_str(pm_report__summary(*out), "kernel_symbols",

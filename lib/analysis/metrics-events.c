@@ -6,11 +6,11 @@
  * made on another machine may use a dynamic PMU type number that means
  * nothing here, while its EVENT_DESC name still does.
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pmprof/metrics.h"
+#include "pmprof/pmu_events.h"
 
 int pm_metrics_mode__parse(const char *s, enum pm_metrics_mode *out)
 {
@@ -53,12 +53,15 @@ static const struct {
 	{ "cycles", PM_ROLE_CYCLES },
 	{ "cpu-cycles", PM_ROLE_CYCLES },
 	{ "cpu_cycles", PM_ROLE_CYCLES },
+	{ "ls_not_halted_cyc", PM_ROLE_CYCLES },
 	{ "instructions", PM_ROLE_INSTR },
 	{ "inst_retired", PM_ROLE_INSTR },
 	{ "inst_retired.any", PM_ROLE_INSTR },
+	{ "ex_ret_instr", PM_ROLE_INSTR },
 	{ "branch-misses", PM_ROLE_BRANCH_MISS },
 	{ "br_mis_pred", PM_ROLE_BRANCH_MISS },
 	{ "br_mis_pred_retired", PM_ROLE_BRANCH_MISS },
+	{ "ex_ret_brn_misp", PM_ROLE_BRANCH_MISS },
 	{ "cache-references", PM_ROLE_L1D_ACCESS },
 	{ "l1d_cache", PM_ROLE_L1D_ACCESS },
 	{ "l1-dcache-loads", PM_ROLE_L1D_ACCESS },
@@ -66,35 +69,54 @@ static const struct {
 	{ "l1d_cache_refill", PM_ROLE_L1D_MISS },
 	{ "l1-dcache-load-misses", PM_ROLE_L1D_MISS },
 	{ "inst_spec", PM_ROLE_INSTR_SPEC },
+	{ "branch-instructions", PM_ROLE_BRANCH },
+	{ "branches", PM_ROLE_BRANCH },
+	{ "br_retired", PM_ROLE_BRANCH },
+	{ "ex_ret_brn", PM_ROLE_BRANCH },
+	{ "l1i_cache", PM_ROLE_L1I_ACCESS },
+	{ "l1-icache-loads", PM_ROLE_L1I_ACCESS },
+	{ "l1i_cache_refill", PM_ROLE_L1I_MISS },
+	{ "l1-icache-load-misses", PM_ROLE_L1I_MISS },
+	{ "l2d_cache", PM_ROLE_L2D_ACCESS },
+	{ "l2d_cache_refill", PM_ROLE_L2D_MISS },
+	{ "ll_cache_rd", PM_ROLE_LLC_ACCESS },
+	{ "llc-loads", PM_ROLE_LLC_ACCESS },
+	{ "ll_cache_miss_rd", PM_ROLE_LLC_MISS },
+	{ "llc-load-misses", PM_ROLE_LLC_MISS },
+	{ "l1d_tlb", PM_ROLE_DTLB_ACCESS },
+	{ "dtlb-loads", PM_ROLE_DTLB_ACCESS },
+	{ "l1d_tlb_refill", PM_ROLE_DTLB_MISS },
+	{ "dtlb-load-misses", PM_ROLE_DTLB_MISS },
+	{ "l1i_tlb", PM_ROLE_ITLB_ACCESS },
+	{ "itlb-loads", PM_ROLE_ITLB_ACCESS },
+	{ "l1i_tlb_refill", PM_ROLE_ITLB_MISS },
+	{ "itlb-load-misses", PM_ROLE_ITLB_MISS },
+	{ "slots", PM_ROLE_SLOTS },
+	{ "stall_slot_frontend", PM_ROLE_TD_FRONTEND },
+	{ "topdown-fe-bound", PM_ROLE_TD_FRONTEND },
+	{ "de_no_dispatch_per_slot.no_ops_from_frontend", PM_ROLE_TD_FRONTEND },
+	{ "stall_slot_backend", PM_ROLE_TD_BACKEND },
+	{ "topdown-be-bound", PM_ROLE_TD_BACKEND },
+	{ "de_no_dispatch_per_slot.backend_stalls", PM_ROLE_TD_BACKEND },
+	{ "stall_slot", PM_ROLE_TD_STALL },
+	{ "op_spec", PM_ROLE_TD_ISSUED },
+	{ "de_src_op_disp.all", PM_ROLE_TD_ISSUED },
+	{ "op_retired", PM_ROLE_TD_RETIRED },
+	{ "topdown-retiring", PM_ROLE_TD_RETIRED },
+	{ "ex_ret_ops", PM_ROLE_TD_RETIRED },
+	{ "topdown-bad-spec", PM_ROLE_TD_BAD_SPEC },
+	{ "de_no_dispatch_per_slot.smt_contention", PM_ROLE_TD_SMT },
+	{ "stall_frontend", PM_ROLE_STALL_FE_CYCLES },
+	{ "stall_backend", PM_ROLE_STALL_BE_CYCLES },
 };
 
 /* Case-insensitive, '-' and '_' alike: perf spells aliases both ways. */
-static bool alias_eq(const char *a, size_t n, const char *alias)
-{
-	size_t i;
-
-	if (strlen(alias) != n)
-		return false;
-	for (i = 0; i < n; i++) {
-		char x = (char)tolower((unsigned char)a[i]);
-		char y = alias[i];
-
-		if (x == '_')
-			x = '-';
-		if (y == '_')
-			y = '-';
-		if (x != y)
-			return false;
-	}
-	return true;
-}
-
 static enum pm_metrics_role role_of_word(const char *w, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
-		if (alias_eq(w, n, aliases[i].alias))
+		if (pm_event_name__eq(w, n, aliases[i].alias))
 			return aliases[i].role;
 	return PM_ROLE_NONE;
 }
@@ -130,39 +152,30 @@ static enum pm_metrics_role role_of_name(const char *name)
 	return PM_ROLE_NONE;
 }
 
-static bool arch_is(const char *arch, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(arch, *list))
-			return true;
-	return false;
-}
-
+/* A raw code of the recording's architecture, by its documented name. */
 static enum pm_metrics_role role_of_raw(uint64_t config, const char *arch)
 {
-	static const char *const arm[] = { "arm64", "aarch64", "arm", NULL };
-	static const char *const x86[] = { "x86_64", "x86", "i386", "i686", NULL };
+	const char *name = pm_pmu_event__name(pm_pmu_family(arch), config);
 
-	if (!arch || arch_is(arch, arm)) {
-		switch (config & 0xffff) {
-		case 0x11: return PM_ROLE_CYCLES;
-		case 0x08: return PM_ROLE_INSTR;
-		case 0x10: return PM_ROLE_BRANCH_MISS;
-		case 0x03: return PM_ROLE_L1D_MISS;
-		case 0x04: return PM_ROLE_L1D_ACCESS;
-		case 0x1b: return PM_ROLE_INSTR_SPEC;
-		}
-	} else if (arch_is(arch, x86)) {
-		/* Intel's architectural events, event | umask << 8. */
-		switch (config & 0xffff) {
-		case 0x003c: return PM_ROLE_CYCLES;
-		case 0x00c0: return PM_ROLE_INSTR;
-		case 0x00c5: return PM_ROLE_BRANCH_MISS;
-		case 0x4f2e: return PM_ROLE_L1D_ACCESS;
-		case 0x412e: return PM_ROLE_L1D_MISS;
-		}
-	}
-	return PM_ROLE_NONE;
+	return name ? role_of_word(name, strlen(name)) : PM_ROLE_NONE;
+}
+
+/* PERF_TYPE_HW_CACHE: id | op << 8 | result << 16, reads only. */
+static enum pm_metrics_role role_of_cache(uint64_t config)
+{
+	static const enum pm_metrics_role role[5][2] = {
+		{ PM_ROLE_L1D_ACCESS, PM_ROLE_L1D_MISS },
+		{ PM_ROLE_L1I_ACCESS, PM_ROLE_L1I_MISS },
+		{ PM_ROLE_LLC_ACCESS, PM_ROLE_LLC_MISS },
+		{ PM_ROLE_DTLB_ACCESS, PM_ROLE_DTLB_MISS },
+		{ PM_ROLE_ITLB_ACCESS, PM_ROLE_ITLB_MISS },
+	};
+	uint64_t id = config & 0xff, op = (config >> 8) & 0xff,
+		 result = (config >> 16) & 0xff;
+
+	if (id >= 5 || op != 0 || result > 1 || config >> 24)
+		return PM_ROLE_NONE;
+	return role[id][result];
 }
 
 enum pm_metrics_role pm_metrics__role(const struct pm_attr *attr,
@@ -181,16 +194,12 @@ enum pm_metrics_role pm_metrics__role(const struct pm_attr *attr,
 		case 1: return PM_ROLE_INSTR;
 		case 2: return PM_ROLE_L1D_ACCESS;
 		case 3: return PM_ROLE_L1D_MISS;
+		case 4: return PM_ROLE_BRANCH;
 		case 5: return PM_ROLE_BRANCH_MISS;
 		}
 		return PM_ROLE_NONE;
 	case PM_TYPE_HW_CACHE:
-		/* L1D (0), op read (0), result access (0) or miss (1). */
-		if ((attr->config & 0xffffffff) == 0)
-			return PM_ROLE_L1D_ACCESS;
-		if ((attr->config & 0xffffffff) == 0x10000)
-			return PM_ROLE_L1D_MISS;
-		return PM_ROLE_NONE;
+		return role_of_cache(attr->config & 0xffffffff);
 	case PM_TYPE_SOFTWARE:
 	case PM_TYPE_TRACEPOINT:
 	case PM_TYPE_BREAKPOINT:

@@ -53,6 +53,7 @@ static void new_group(struct pm_metrics *m, const int *member, size_t nr)
 	m->groups = pm_reallocarray(m->groups, m->nr_groups + 1,
 				    sizeof(*m->groups));
 	g = &m->groups[m->nr_groups];
+	memset(g, 0, sizeof(*g));
 	g->leader = member[0];
 	g->nr = nr;
 	g->member = pm_calloc(nr, sizeof(*g->member));
@@ -211,6 +212,29 @@ int mx_bad_count(const struct pm_metrics *m, const struct mx_event *e,
 
 /* ---- counters --------------------------------------------------------- */
 
+/* The group's enabled and running time since the stream's last sample
+ * (a group is scheduled whole: one pair of times for all its members). */
+void mx_count_time(struct pm_metrics *m, struct mx_stream *st,
+		   const struct pm_sample *s, const struct pm_attr *a)
+{
+	struct mx_group *g = &m->groups[st->group];
+	uint64_t want = PM_FORMAT_TOTAL_TIME_ENABLED | PM_FORMAT_TOTAL_TIME_RUNNING;
+
+	if ((a->read_format & want) != want) {
+		st->timed = false;
+		return;
+	}
+	g->timed = true;
+	if (st->timed && s->read.time_enabled >= st->enabled &&
+	    s->read.time_running >= st->running) {
+		g->enabled += s->read.time_enabled - st->enabled;
+		g->running += s->read.time_running - st->running;
+	}
+	st->timed = true;
+	st->enabled = s->read.time_enabled;
+	st->running = s->read.time_running;
+}
+
 static void add_counter(struct pm_metrics *m, size_t ev)
 {
 	struct mx_event *e = &m->events[ev];
@@ -241,105 +265,6 @@ static void add_counter(struct pm_metrics *m, size_t ev)
 	m->nr_counters++;
 }
 
-/* ---- the named metrics ------------------------------------------------ */
-
-static int role_in_group(const struct pm_metrics *m, int g,
-			 enum pm_metrics_role role)
-{
-	size_t p;
-
-	for (p = 0; p < m->groups[g].nr; p++) {
-		int c = m->events[m->groups[g].member[p]].counter;
-
-		if (m->counters[c].role == role)
-			return c;
-	}
-	return -1;
-}
-
-static void add_metric(struct pm_metrics *m, const char *name, int num,
-		       int den, double scale, int arm_rank)
-{
-	struct mx_metric *x;
-
-	m->metrics = pm_reallocarray(m->metrics, m->nr_metrics + 1,
-				     sizeof(*m->metrics));
-	x = &m->metrics[m->nr_metrics++];
-	x->name = pm_strdup(name);
-	x->num = num;
-	x->den = den;
-	x->scale = scale;
-	x->arm_rank = arm_rank;
-}
-
-/* A ratio from the first group (in event order) that counts both roles. */
-static void add_ratio(struct pm_metrics *m, const char *name,
-		      enum pm_metrics_role num, enum pm_metrics_role den,
-		      double scale, int arm_rank)
-{
-	bool *tried = pm_calloc(m->nr_groups + 1, sizeof(*tried));
-	size_t c;
-
-	for (c = 0; c < m->nr_counters; c++) {
-		int g = m->counters[c].group;
-		int a = role_in_group(m, g, num);
-		int b = role_in_group(m, g, den);
-
-		if (tried[g])
-			continue;
-		tried[g] = true;
-		if (a >= 0 && b >= 0) {
-			add_metric(m, name, a, b, scale, arm_rank);
-			break;
-		}
-	}
-	free(tried);
-}
-
-static void build_metrics(struct pm_metrics *m)
-{
-	static const char *const share_names[PM_ROLE__NR] = {
-		"%CY", "%I", "%BM", "%L1DA", "%L1DM", "%IS",
-	};
-	static const int share_rank[PM_ROLE__NR] = { 5, 6, 7, 8, 9, 100 };
-	int share_counter[PM_ROLE__NR];
-	char name[300];
-	size_t c;
-	int r;
-
-	add_ratio(m, "CPI", PM_ROLE_CYCLES, PM_ROLE_INSTR, 1, 1);
-	add_ratio(m, "IPC", PM_ROLE_INSTR, PM_ROLE_CYCLES, 1, 100);
-	add_ratio(m, "BMKI", PM_ROLE_BRANCH_MISS, PM_ROLE_INSTR, 1000, 2);
-	add_ratio(m, "CMKI", PM_ROLE_L1D_MISS, PM_ROLE_INSTR, 1000, 3);
-	add_ratio(m, "%CM", PM_ROLE_L1D_MISS, PM_ROLE_L1D_ACCESS, 100, 4);
-	add_ratio(m, "%RI", PM_ROLE_INSTR, PM_ROLE_INSTR_SPEC, 100, 100);
-	for (r = 0; r < PM_ROLE__NR; r++) {
-		share_counter[r] = -1;
-		for (c = 0; c < m->nr_counters; c++)
-			if ((int)m->counters[c].role == r) {
-				share_counter[r] = (int)c;
-				add_metric(m, share_names[r], (int)c, -1, 100,
-					   share_rank[r]);
-				break;
-			}
-	}
-	/* Every other counter: per kilo-instruction (same group) and share. */
-	for (c = 0; c < m->nr_counters; c++) {
-		const struct mx_counter *k = &m->counters[c];
-		int instr;
-
-		if (k->role != PM_ROLE_NONE && share_counter[k->role] == (int)c)
-			continue;
-		instr = role_in_group(m, k->group, PM_ROLE_INSTR);
-		if (instr >= 0 && instr != (int)c) {
-			snprintf(name, sizeof(name), "%s/KI", k->name);
-			add_metric(m, name, (int)c, instr, 1000, 100);
-		}
-		snprintf(name, sizeof(name), "%%%s", k->name);
-		add_metric(m, name, (int)c, -1, 100, 100);
-	}
-}
-
 void mx_drop_layout(struct pm_metrics *m)
 {
 	size_t i;
@@ -349,8 +274,10 @@ void mx_drop_layout(struct pm_metrics *m)
 	free(m->counters);
 	m->counters = NULL;
 	m->nr_counters = 0;
-	for (i = 0; i < m->nr_metrics; i++)
+	for (i = 0; i < m->nr_metrics; i++) {
 		free(m->metrics[i].name);
+		free(m->metrics[i].formula);
+	}
 	free(m->metrics);
 	m->metrics = NULL;
 	m->nr_metrics = 0;
@@ -368,7 +295,7 @@ static void lay_out(struct pm_metrics *m)
 		if (m->events[i].group >= 0)
 			add_counter(m, i);
 	}
-	build_metrics(m);
+	mx_build_metrics(m);
 	m->totals = pm_reallocarray(m->totals, m->nr_counters + 1,
 				    sizeof(*m->totals));
 	m->laid_out = m->nr_groups + 1;

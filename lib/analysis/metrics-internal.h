@@ -38,6 +38,8 @@ struct mx_group {
 	int *cache_pos;		/* and the positions they went to (-1: none) */
 	uint64_t kept;		/* kept windows over every function */
 	double *sq;		/* nr: sum of squared counts over them */
+	bool timed;		/* reads with the enabled and running times */
+	uint64_t enabled, running;	/* their increments, summed */
 };
 
 struct mx_counter {
@@ -63,9 +65,12 @@ struct mx_stream {
 	bool started;
 	const void *dso, *sym, *caller;	/* the previous sample's */
 	size_t vals;		/* offset of nr values in m->vals */
+	bool timed;		/* the previous sample had the times */
+	uint64_t enabled, running;	/* and these */
 };
 
-/* Per function and group, what the intervals need. */
+/* Per function and group: its kept windows, and what the intervals
+ * need (with opts.ci). */
 struct mx_fgroup {
 	uint64_t n;
 	double *gram;		/* nr x nr sums of products */
@@ -76,21 +81,30 @@ struct mx_func {
 	const void *dso, *sym;
 	uint64_t *ev_sums;	/* nr_events + 1, by event index */
 	uint64_t *sums;		/* nr_counters + 1, by counter (mx_finish) */
-	struct mx_fgroup *fg;	/* nr_events + 1 (groups), with opts.ci */
+	struct mx_fgroup *fg;	/* nr_events + 1 (groups) */
 };
 
+struct mx_formula;
+
 /* A named metric: scale * sum(num) / sum(den) over one group's windows,
- * or a share (den < 0): 100 * the function's sum(num) / the total. */
+ * or a share (den < 0): 100 * the function's sum(num) / the total, or a
+ * formula over several counters (metrics-topdown.c). */
 struct mx_metric {
 	char *name;
 	int num, den;		/* counter indices; den -1 for a share */
 	double scale;
 	int arm_rank;		/* column order in Arm's layout, or 100+ */
+	struct mx_formula *formula;	/* NULL: num / den */
 };
 
 struct pm_metrics {
 	struct pm_metrics_opts opts;
 	char *arch;
+	char *cpuid;		/* CPUID feature, or NULL */
+	double slots;		/* PMU_CAPS slots per cycle; 0: unknown */
+	char td_note[256];	/* how the top-down columns were made, or why
+				   there are none */
+	bool software_only;	/* every counter a software event */
 	bool ready;
 	bool reader_events;	/* metrics-view.c added the reader's events */
 	bool described;		/* groups come from GROUP_DESC */
@@ -158,10 +172,36 @@ struct mx_id *mx_find_id(struct pm_metrics *m, uint64_t id, bool create);
 void mx_setup_groups(struct pm_metrics *m);
 int mx_infer_group(struct pm_metrics *m, const struct pm_sample *s, int ei,
 		   struct pm_error *err);
+/* The group's enabled and running time since the stream's last sample
+ * (multiplexing): with TOTAL_TIME_ENABLED and _RUNNING in read_format. */
+void mx_count_time(struct pm_metrics *m, struct mx_stream *st,
+		   const struct pm_sample *s, const struct pm_attr *a);
 int mx_bad_read(const struct pm_metrics *m, const struct mx_event *e,
 		uint64_t vid, const struct mx_id *id, struct pm_error *err);
 int mx_bad_count(const struct pm_metrics *m, const struct mx_event *e,
 		 uint64_t nr, struct pm_error *err);
+/* metrics-named.c, metrics-topdown.c: the named metrics */
+void mx_build_metrics(struct pm_metrics *m);
+int mx_role_in_group(const struct pm_metrics *m, int g,
+		     enum pm_metrics_role role);
+struct mx_metric *mx_add_metric(struct pm_metrics *m, const char *name,
+				int num, int den, double scale, int arm_rank);
+void mx_add_topdown(struct pm_metrics *m);
+/* The fewest windows the function has in a group the formula reads. */
+uint64_t mx_formula_windows(const struct pm_metrics *m, const struct mx_func *f,
+			    const struct mx_metric *x);
+int mx_formula_value(const struct pm_metrics *m, const struct mx_func *f,
+		     const struct mx_metric *x, double *value, double *half);
+/* metrics-output.c, for the report (metrics-report.c): a metric's value
+ * and half-width (NaN: none; -EDOM without a denominator), the windows it
+ * comes from, the functions shown in order (top 0: all; the caller frees
+ * the array), Arm's column order (qsort_r over metric indices). */
+int mx_metric_at(const struct pm_metrics *m, const struct mx_func *f,
+		 const struct mx_metric *x, double *value, double *half);
+uint64_t mx_windows_of(const struct pm_metrics *m, const struct mx_func *f,
+		       const struct mx_metric *x);
+struct mx_func **mx_sorted(const struct pm_metrics *m, size_t top, size_t *nr);
+int mx_cmp_arm(const void *pa, const void *pb, void *arg);
 /* Free the counters and the named metrics (mx_finish makes them). */
 void mx_drop_layout(struct pm_metrics *m);
 /* The event's name for messages and counters. */

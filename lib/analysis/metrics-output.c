@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The windows accumulator's results: the summary, counters and functions,
- * metric values with their intervals, and the report (the table in either
- * of two column orders; JSON has the counts, the metrics and their
- * intervals of every function).
+ * metric values with their intervals, the functions' order and filters,
+ * the counter groups. The report is metrics-report.c's.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -11,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "metrics-internal.h"
-#include "pmprof/report.h"
 #include "pmprof/util.h"
 
 #define Z95 1.959963984540054
@@ -87,13 +86,96 @@ size_t pm_metrics__nr_metrics(const struct pm_metrics *m)
 	return m->nr_metrics;
 }
 
+int pm_metrics__metric_ratio(const struct pm_metrics *m, const char *name,
+			     size_t *num, size_t *den, double *scale)
+{
+	size_t i;
+
+	mx_finish((struct pm_metrics *)m);
+	for (i = 0; i < m->nr_metrics; i++) {
+		const struct mx_metric *x = &m->metrics[i];
+
+		if (strcmp(x->name, name))
+			continue;
+		if (x->formula || x->den < 0)
+			return -EINVAL;
+		*num = (size_t)x->num;
+		*den = (size_t)x->den;
+		*scale = x->scale;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+const char *pm_metrics__topdown_note(const struct pm_metrics *m)
+{
+	mx_finish((struct pm_metrics *)m);
+	return m->td_note;
+}
+
 const char *pm_metrics__metric_name(const struct pm_metrics *m, size_t i)
 {
 	return i < m->nr_metrics ? m->metrics[i].name : NULL;
 }
 
 /* Half-width of the ratio's interval, unscaled; NaN when there is none. */
+static double delta_halfwidth(const struct pm_metrics *m,
+			      const struct mx_func *f, const struct mx_metric *x);
+
+/*
+ * The Jeffreys 95% interval of a Poisson count k: the 2.5% and 97.5%
+ * quantiles of Gamma(k + 1/2), i.e. chi-square quantiles with 2k + 1
+ * degrees of freedom, halved (the lower end 0 for k = 0), by Wilson and
+ * Hilferty's cube root. Its coverage is close to 95% on average, where
+ * the exact (Garwood) interval's is well above it for small counts.
+ */
+static void poisson_interval(double k, double *lo, double *hi)
+{
+	double nu = 2 * k + 1, s = sqrt(2 / (9 * nu)), b = 1 - 2 / (9 * nu);
+	double cl = b - Z95 * s, ch = b + Z95 * s;
+
+	*lo = k > 0 && cl > 0 ? nu * cl * cl * cl / 2 : 0;
+	*hi = nu * ch * ch * ch / 2;
+	if (k == 0)	/* exact: the square of the normal's 98.75% quantile */
+		*hi = 2.241402727604947 * 2.241402727604947 / 2;
+}
+
+/*
+ * The interval's half-width: the delta method's, widened to the count's
+ * Poisson interval when fewer than RARE events were seen and that reaches
+ * farther. The delta method takes the windows' spread for the estimate's,
+ * which needs enough windows with an event to measure it: a rate of 0.02
+ * per kilo-instruction seen 0 times in 1,600 windows has no spread at
+ * all, yet 0 events say only that the mean is below about 2.5. (With many
+ * events the spread is measured, and can be below a Poisson count's: a
+ * call's events come evenly.) The interval stays symmetric about the
+ * value, so it is widened to the farther end.
+ */
+#define RARE 30
 static double ratio_halfwidth(const struct pm_metrics *m,
+			      const struct mx_func *f, const struct mx_metric *x)
+{
+	double h = delta_halfwidth(m, f, x), lo, hi, sy, sx, v;
+
+	if (isnan(h))
+		return h;
+	sy = (double)f->sums[x->num];
+	if (sy >= RARE)
+		return h;
+	sx = x->den >= 0 ? (double)f->sums[x->den] : (double)m->totals[x->num];
+	v = sy / sx;
+	poisson_interval(sy, &lo, &hi);
+	lo /= sx;
+	hi /= sx;
+	if (hi - v > h)
+		h = hi - v;
+	if (v - lo > h)
+		h = v - lo;
+	return h;
+}
+
+/* The ratio estimator's delta-method half-width (pmprof/metrics.h). */
+static double delta_halfwidth(const struct pm_metrics *m,
 			      const struct mx_func *f, const struct mx_metric *x)
 {
 	const struct mx_counter *num = &m->counters[x->num];
@@ -135,12 +217,14 @@ static double ratio_halfwidth(const struct pm_metrics *m,
 	return Z95 * sqrt(ss / ((n - 1) * n)) / xbar;
 }
 
-static int metric_at(const struct pm_metrics *m, const struct mx_func *f,
-		     const struct mx_metric *x, double *value, double *half)
+int mx_metric_at(const struct pm_metrics *m, const struct mx_func *f,
+		 const struct mx_metric *x, double *value, double *half)
 {
-	double den = x->den >= 0 ? (double)f->sums[x->den]
-				 : (double)m->totals[x->num];
+	double den;
 
+	if (x->formula)
+		return mx_formula_value(m, f, x, value, half);
+	den = x->den >= 0 ? (double)f->sums[x->den] : (double)m->totals[x->num];
 	*half = NAN;
 	if (den == 0) {
 		*value = NAN;
@@ -167,17 +251,48 @@ int pm_metrics__metric(const struct pm_metrics *m, size_t func,
 			break;
 	if (i == m->nr_metrics)
 		return -ENOENT;
-	ret = metric_at(m, m->funcs[func], &m->metrics[i], &v, &h);
+	ret = mx_metric_at(m, m->funcs[func], &m->metrics[i], &v, &h);
 	if (value)
 		*value = v;
 	if (lo)
-		*lo = v - h;
+		*lo = !m->metrics[i].formula && v - h < 0 ? 0 : v - h;	/* counts */
 	if (hi)
 		*hi = v + h;
 	return ret;
 }
 
 /* ---- order ------------------------------------------------------------ */
+
+int pm_metrics__find_metric(const struct pm_metrics *m, const char *name)
+{
+	size_t i;
+
+	mx_finish((struct pm_metrics *)m);
+	if (!strcmp(name, "#") || !strcasecmp(name, "samples"))
+		return (int)m->nr_metrics;
+	for (i = 0; i < m->nr_metrics; i++)
+		if (!strcasecmp(m->metrics[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+uint64_t mx_windows_of(const struct pm_metrics *m, const struct mx_func *f,
+			   const struct mx_metric *x)
+{
+	if (x->formula)
+		return mx_formula_windows(m, f, x);
+	return f->fg[m->counters[x->num].group].n;
+}
+
+uint64_t pm_metrics__metric_windows(const struct pm_metrics *m, size_t func,
+				    const char *name)
+{
+	int i = pm_metrics__find_metric(m, name);
+
+	if (i < 0 || (size_t)i >= m->nr_metrics || func >= m->nr_funcs)
+		return 0;
+	return mx_windows_of(m, m->funcs[func], &m->metrics[i]);
+}
 
 static int cmp_funcs(const void *pa, const void *pb)
 {
@@ -191,21 +306,73 @@ static int cmp_funcs(const void *pa, const void *pb)
 	return c ? c : strcmp(a->pub.dso_name, b->pub.dso_name);
 }
 
-/* The functions by samples; the caller frees the array. */
-static struct mx_func **sorted(const struct pm_metrics *m, size_t top,
-			       size_t *nr)
+/* By opts.sort's metric, greatest first, NaN (no value) last. */
+static int cmp_by_metric(const void *pa, const void *pb, void *arg)
+{
+	const struct pm_metrics *m = arg;
+	const struct mx_metric *x = &m->metrics[pm_metrics__find_metric(m, m->opts.sort)];
+	double va, vb, h;
+
+	mx_metric_at(m, *(struct mx_func *const *)pa, x, &va, &h);
+	mx_metric_at(m, *(struct mx_func *const *)pb, x, &vb, &h);
+	if (isnan(va) != isnan(vb))
+		return isnan(va) ? 1 : -1;
+	if (!isnan(va) && va != vb)
+		return va > vb ? -1 : 1;
+	return cmp_funcs(pa, pb);
+}
+
+/* Does opts.percent_limit or opts.min_windows leave the function out? */
+static bool left_out(const struct pm_metrics *m, const struct mx_func *f,
+		     uint64_t samples)
+{
+	if (f->pub.kept < m->opts.min_windows)
+		return true;
+	return m->opts.percent_limit > 0 && samples &&
+	       100.0 * (double)f->pub.samples / (double)samples < m->opts.percent_limit;
+}
+
+static uint64_t all_samples(const struct pm_metrics *m)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < m->nr_funcs; i++)
+		n += m->funcs[i]->pub.samples;
+	return n;
+}
+
+size_t pm_metrics__nr_left_out(const struct pm_metrics *m)
+{
+	uint64_t samples;
+	size_t i, n = 0;
+
+	mx_finish((struct pm_metrics *)m);
+	samples = all_samples(m);
+	for (i = 0; i < m->nr_funcs; i++)
+		n += left_out(m, m->funcs[i], samples);
+	return n;
+}
+
+/* The functions shown, in order; the caller frees the array. */
+struct mx_func **mx_sorted(const struct pm_metrics *m, size_t top, size_t *nr)
 {
 	struct mx_func **v = pm_calloc(m->nr_funcs + 1, sizeof(*v));
+	uint64_t samples = all_samples(m);
+	int by = m->opts.sort ? pm_metrics__find_metric(m, m->opts.sort) : -1;
+	size_t i, n = 0;
 
-	if (m->nr_funcs) {	/* m->funcs is NULL before the first */
-		memcpy(v, m->funcs, m->nr_funcs * sizeof(*v));
-		qsort(v, m->nr_funcs, sizeof(*v), cmp_funcs);
-	}
-	*nr = top && top < m->nr_funcs ? top : m->nr_funcs;
+	for (i = 0; i < m->nr_funcs; i++)
+		if (!left_out(m, m->funcs[i], samples))
+			v[n++] = m->funcs[i];
+	if (by >= 0 && (size_t)by < m->nr_metrics)
+		qsort_r(v, n, sizeof(*v), cmp_by_metric, (void *)m);
+	else if (n)
+		qsort(v, n, sizeof(*v), cmp_funcs);
+	*nr = top && top < n ? top : n;
 	return v;
 }
 
-static int cmp_arm(const void *pa, const void *pb, void *arg)
+int mx_cmp_arm(const void *pa, const void *pb, void *arg)
 {
 	const struct pm_metrics *m = arg;
 	const struct mx_metric *a = &m->metrics[*(const size_t *)pa];
@@ -216,190 +383,28 @@ static int cmp_arm(const void *pa, const void *pb, void *arg)
 	return *(const size_t *)pa < *(const size_t *)pb ? -1 : 1;
 }
 
-/* ---- the report --------------------------------------------------------- */
+/* ---- counter groups ---------------------------------------------------- */
 
-static int metric_column(struct pm_table *t, const char *name, bool pm)
+size_t pm_metrics__nr_groups(const struct pm_metrics *m)
 {
-	struct pm_table_column c = {
-		.name = name,
-		.type = name[0] == '%' ? PM_COL_PERCENT : PM_COL_DOUBLE,
-		.show = PM_SHOW_TABLE,
-	};
-	char buf[320];
-
-	if (pm) {
-		snprintf(buf, sizeof(buf), "±%s", name);
-		c.name = buf;
-	}
-	return pm_table__add_column(t, &c);
+	mx_finish((struct pm_metrics *)m);
+	return m->nr_groups;
 }
 
-static int json_column(struct pm_table *t, const char *name, const char *group,
-		       enum pm_table_type type)
+int pm_metrics__group(const struct pm_metrics *m, size_t i,
+		      struct pm_metrics_group *out)
 {
-	struct pm_table_column c = { .name = name, .type = type,
-				     .show = PM_SHOW_JSON, .group = group };
+	const struct mx_group *g;
 
-	return pm_table__add_column(t, &c);
-}
-
-/* Where each kind of cell of a function's row goes. */
-struct cols {
-	int jdso, jsym, sym, dso, n, dis, jdis;
-	int *text;		/* per metric in layout order: value, then ± */
-	int counts, metrics, ci;	/* the first JSON column of each */
-};
-
-static void add_columns(struct pm_table *t, struct pm_metrics *m,
-			const size_t *order, struct cols *c)
-{
-	enum pm_metrics_layout layout = m->opts.layout;
-	size_t k;
-
-	c->jdso = json_column(t, "dso", NULL, PM_COL_STRING);
-	c->jsym = json_column(t, "symbol", NULL, PM_COL_STRING);
-	c->sym = pm_table__add_column(t, &(struct pm_table_column){
-		.name = "Symbol", .key = "symbol", .type = PM_COL_STRING,
-		.show = PM_SHOW_TABLE, .flags = PM_COLF_KEY });
-	c->dso = -1;
-	if (layout == PM_METRICS_LAYOUT_TEXT)
-		c->dso = pm_table__add_column(t, &(struct pm_table_column){
-			.name = "DSO", .key = "dso", .type = PM_COL_STRING,
-			.show = PM_SHOW_TABLE, .flags = PM_COLF_KEY });
-	c->n = pm_table__add_col(t, "#", "samples", PM_COL_U64);
-	c->jdis = json_column(t, "discarded", NULL, PM_COL_U64);
-	c->dis = -1;
-	if (layout == PM_METRICS_LAYOUT_TEXT)
-		c->dis = pm_table__add_column(t, &(struct pm_table_column){
-			.name = "DIS%", .key = "discarded_pct",
-			.type = PM_COL_PERCENT, .show = PM_SHOW_TABLE });
-	c->text = pm_calloc(2 * m->nr_metrics + 1, sizeof(*c->text));
-	for (k = 0; k < m->nr_metrics; k++) {
-		const struct mx_metric *x = &m->metrics[order[k]];
-
-		if (layout == PM_METRICS_LAYOUT_ARM && c->dis < 0 && x->arm_rank > 9)
-			c->dis = pm_table__add_column(t, &(struct pm_table_column){
-				.name = "DIS%", .key = "discarded_pct",
-				.type = PM_COL_PERCENT, .show = PM_SHOW_TABLE });
-		c->text[2 * k] = metric_column(t, x->name, false);
-		c->text[2 * k + 1] = m->opts.ci ? metric_column(t, x->name, true) : -1;
-	}
-	if (c->dis < 0)
-		c->dis = pm_table__add_column(t, &(struct pm_table_column){
-			.name = "DIS%", .key = "discarded_pct",
-			.type = PM_COL_PERCENT, .show = PM_SHOW_TABLE });
-	if (c->dso < 0)
-		c->dso = pm_table__add_column(t, &(struct pm_table_column){
-			.name = "DSO", .key = "dso", .type = PM_COL_STRING,
-			.show = PM_SHOW_TABLE, .flags = PM_COLF_KEY });
-	/* JSON: every counter's sum, every metric, then their intervals. */
-	c->counts = (int)pm_table__nr_columns(t);
-	for (k = 0; k < m->nr_counters; k++)
-		json_column(t, m->counters[k].name, "counts", PM_COL_U64);
-	c->metrics = (int)pm_table__nr_columns(t);
-	for (k = 0; k < m->nr_metrics; k++)
-		json_column(t, m->metrics[k].name, "metrics", PM_COL_DOUBLE);
-	c->ci = -1;
-	if (m->opts.ci) {
-		c->ci = (int)pm_table__nr_columns(t);
-		for (k = 0; k < m->nr_metrics; k++)
-			json_column(t, m->metrics[k].name, "ci95", PM_COL_RANGE);
-	}
-}
-
-static void add_row(struct pm_table *t, struct pm_metrics *m,
-		    const struct mx_func *f, const size_t *order,
-		    const struct cols *c)
-{
-	size_t row = pm_table__add_row(t), k;
-
-	pm_table__set_str(t, row, (size_t)c->jdso, f->pub.dso_name);
-	pm_table__set_str(t, row, (size_t)c->jsym, f->pub.sym_name);
-	pm_table__set_str(t, row, (size_t)c->sym, f->pub.sym_name);
-	pm_table__set_str(t, row, (size_t)c->dso, f->pub.dso_name);
-	pm_table__set_u64(t, row, (size_t)c->n, f->pub.samples);
-	pm_table__set_u64(t, row, (size_t)c->jdis, f->pub.discarded);
-	if (f->pub.samples)
-		pm_table__set_double(t, row, (size_t)c->dis,
-				     100.0 * (double)f->pub.discarded /
-				     (double)f->pub.samples);
-	for (k = 0; k < m->nr_metrics; k++) {
-		double v, h;
-
-		if (!metric_at(m, f, &m->metrics[order[k]], &v, &h)) {
-			pm_table__set_double(t, row, (size_t)c->text[2 * k], v);
-			if (c->text[2 * k + 1] >= 0 && !isnan(h))
-				pm_table__set_double(t, row,
-						     (size_t)c->text[2 * k + 1], h);
-		}
-	}
-	for (k = 0; k < m->nr_counters; k++)
-		pm_table__set_u64(t, row, (size_t)c->counts + k, f->sums[k]);
-	for (k = 0; k < m->nr_metrics; k++) {
-		double v, h;
-
-		metric_at(m, f, &m->metrics[k], &v, &h);
-		pm_table__set_double(t, row, (size_t)c->metrics + k, v);
-		if (c->ci >= 0 && !isnan(h))
-			pm_table__set_range(t, row, (size_t)c->ci + k, v - h, v + h);
-	}
-}
-
-static void add_summary(struct pm_report *rep, struct pm_metrics *m)
-{
-	const struct pm_metrics_summary *s = pm_metrics__summary(m);
-	struct pm_summary *sum = pm_report__summary(rep);
-	const char **names = pm_calloc(m->nr_counters + 1, sizeof(*names));
-	size_t k;
-
-	pm_summary__add_str(sum, "mode", NULL, pm_metrics_mode__name(s->mode));
-	pm_summary__add_bool(sum, "short_windows", NULL, s->short_windows);
-	pm_summary__add_u64(sum, "windows", NULL, s->windows);
-	pm_summary__add_u64(sum, "opening", NULL, s->opening);
-	pm_summary__add_u64(sum, "samples", NULL, s->windows);
-	pm_summary__add_u64(sum, "discarded", NULL, s->discarded);
-	pm_summary__add_u64(sum, "kept", NULL, s->kept);
-	pm_summary__add_u64(sum, "throttles", NULL, s->throttles);
-	pm_summary__add_u64(sum, "lost", NULL, s->lost_records);
-	for (k = 0; k < m->nr_counters; k++)
-		names[k] = m->counters[k].name;
-	pm_summary__add_strs(sum, "events", NULL, names, m->nr_counters);
-	free(names);
-}
-
-int pm_metrics__finish(struct pm_metrics *m, struct pm_report **out)
-{
-	struct pm_report *rep = pm_report__new();
-	struct pm_table *t = pm_table__new();
-	const struct pm_metrics_summary *s;
-	struct mx_func **funcs;
-	size_t *order, nr, i;
-	struct cols c;
-
-	mx_finish(m);	/* the metrics are known from here on */
-	s = pm_metrics__summary(m);
-	order = pm_calloc(m->nr_metrics + 1, sizeof(*order));
-	for (i = 0; i < m->nr_metrics; i++)
-		order[i] = i;
-	if (m->opts.layout == PM_METRICS_LAYOUT_ARM)
-		qsort_r(order, m->nr_metrics, sizeof(*order), cmp_arm, m);
-	add_summary(rep, m);
-	pm_table__set_name(t, "functions");
-	pm_table__set_title(t, "per-function metrics from sample windows");
-	pm_table__add_comment(t, "windows used %" PRIu64 ", discarded %" PRIu64
-			      ", opening samples %" PRIu64 ", throttles %" PRIu64
-			      ", lost %" PRIu64 " (mode %s%s)",
-			      s->kept, s->discarded, s->opening, s->throttles,
-			      s->lost_records, pm_metrics_mode__name(s->mode),
-			      s->short_windows ? ", short windows" : "");
-	add_columns(t, m, order, &c);
-	funcs = sorted(m, 0, &nr);
-	for (i = 0; i < nr; i++)
-		add_row(t, m, funcs[i], order, &c);
-	free(funcs);
-	free(c.text);
-	free(order);
-	pm_report__add_table(rep, t);
-	*out = rep;
+	mx_finish((struct pm_metrics *)m);
+	if (i >= m->nr_groups)
+		return -ENOENT;
+	g = &m->groups[i];
+	out->leader = m->events[g->leader].counter >= 0 ?
+		      m->counters[m->events[g->leader].counter].name : "?";
+	out->nr_events = g->nr;
+	out->timed = g->timed;
+	out->enabled = g->enabled;
+	out->running = g->running;
 	return 0;
 }

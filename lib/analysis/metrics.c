@@ -137,6 +137,7 @@ void pm_metrics__delete(struct pm_metrics *m)
 	free(m->cur_have);
 	free(m->delta);
 	free(m->arch);
+	free(m->cpuid);
 	free(m);
 }
 
@@ -199,6 +200,11 @@ int pm_metrics__add_reader_events(struct pm_metrics *m, struct pm_reader *r,
 		m->arch = pm_strdup(f->arch);
 		m->opts.arch = m->arch;
 	}
+	/* what the top-down formulas divide by (metrics-topdown.c) */
+	if (pm_features__pmu_cap(f, NULL, "slots"))
+		m->slots = (double)strtoul(pm_features__pmu_cap(f, NULL, "slots"), NULL, 0);
+	if (f->cpuid && !m->cpuid)
+		m->cpuid = pm_strdup(f->cpuid);
 	if (pm_features__has(f, PM_FEAT_GROUP_DESC))
 		m->described = true;
 	for (i = 0; i < pm_reader__nr_events(r); i++) {
@@ -271,8 +277,7 @@ static struct mx_func *find_func(struct pm_metrics *m,
 	f->pub.dso_name = pm_strdup(loc && loc->dso_name ? loc->dso_name : "[unknown]");
 	f->pub.sym_name = pm_strdup(loc && loc->sym_name ? loc->sym_name : "[unknown]");
 	f->ev_sums = pm_calloc(m->nr_events + 1, sizeof(*f->ev_sums));
-	if (m->opts.ci)
-		f->fg = pm_calloc(m->nr_events + 1, sizeof(*f->fg));
+	f->fg = pm_calloc(m->nr_events + 1, sizeof(*f->fg));
 	m->sums_stale = true;
 	PM_GROW(m->funcs, m->alloc_funcs, m->nr_funcs + 1);
 	m->funcs[m->nr_funcs] = f;
@@ -395,12 +400,12 @@ static void charge(struct pm_metrics *m, struct mx_func *f, int gi)
 	m->sums_stale = true;
 	f->pub.kept++;
 	m->sum.kept++;
+	g->kept++;
+	f->fg[gi].n++;
 	if (!m->opts.ci)
 		return;
-	g->kept++;
 	if (!f->fg[gi].gram)
 		f->fg[gi].gram = pm_calloc(nr * nr, sizeof(double));
-	f->fg[gi].n++;
 	for (a = 0; a < nr; a++) {
 		double da = (double)m->delta[a];
 
@@ -506,6 +511,7 @@ int pm_metrics__sample(struct pm_metrics *m, const struct pm_sample *s,
 			m->opts.window(m->opts.window_arg, &w);
 		}
 	}
+	mx_count_time(m, st, s, &e->attr);
 	memcpy(prev, m->cur, nr * sizeof(*prev));
 	memcpy(prev_have, m->cur_have, nr);
 	st->started = true;
@@ -542,15 +548,21 @@ static void restart(struct pm_metrics *m, uint64_t id)
 	}
 }
 
-void pm_metrics__throttle(struct pm_metrics *m, uint64_t id)
+void pm_metrics__throttle(struct pm_metrics *m, uint64_t id, uint16_t misc)
 {
 	(void)id;
-	m->sum.throttles++;
+	if (misc & PM_MISC_PMPROF_STOP)
+		m->sum.burst_stops++;
+	else
+		m->sum.throttles++;
 }
 
-void pm_metrics__unthrottle(struct pm_metrics *m, uint64_t id)
+void pm_metrics__unthrottle(struct pm_metrics *m, uint64_t id, uint16_t misc)
 {
-	m->sum.unthrottles++;
+	if (misc & PM_MISC_PMPROF_STOP)
+		m->sum.burst_restarts++;
+	else
+		m->sum.unthrottles++;
 	restart(m, id);
 }
 
@@ -599,9 +611,9 @@ int pm_metrics__record(struct pm_metrics *m, struct pm_reader *r,
 		if (ret)
 			return ret;
 		if (rec->type == PM_RECORD_THROTTLE)
-			pm_metrics__throttle(m, t.id);
+			pm_metrics__throttle(m, t.id, rec->misc);
 		else
-			pm_metrics__unthrottle(m, t.id);
+			pm_metrics__unthrottle(m, t.id, rec->misc);
 		return 0;
 	case PM_RECORD_LOST:
 		ret = pm_rec__lost(r, rec, &l, err);

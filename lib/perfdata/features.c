@@ -274,6 +274,103 @@ static void parse_group_desc(struct cursor *c, struct pm_features *f)
 	}
 }
 
+/* One PMU's {u32 nr, nr x (string name, string value)}. */
+static void parse_caps(struct cursor *c, struct pm_pmu_caps *pc)
+{
+	uint32_t nr = get_u32(c), i;
+
+	if (!plausible_count(c, nr, 8))
+		return;
+	pc->names = pm_calloc(nr ? nr : 1, sizeof(*pc->names));
+	pc->values = pm_calloc(nr ? nr : 1, sizeof(*pc->values));
+	for (i = 0; i < nr && !c->failed; i++) {
+		pc->names[i] = get_string(c);
+		pc->values[i] = get_string(c);
+		pc->nr = i + 1;
+	}
+}
+
+static void free_caps(struct pm_pmu_caps *pc)
+{
+	free_string_list(pc->names, pc->nr);
+	free_string_list(pc->values, pc->nr);
+	free(pc->pmu);
+}
+
+/* Drop the entries a feature wrote before (a pipe may repeat it). */
+static void drop_caps(struct pm_features *f, unsigned int feat)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < f->nr_pmu_caps; i++) {
+		if (f->pmu_caps[i].feat == feat)
+			free_caps(&f->pmu_caps[i]);
+		else
+			f->pmu_caps[n++] = f->pmu_caps[i];
+	}
+	f->nr_pmu_caps = n;
+}
+
+static struct pm_pmu_caps *new_caps(struct pm_features *f, unsigned int feat,
+				    bool first)
+{
+	struct pm_pmu_caps *pc;
+
+	f->pmu_caps = pm_reallocarray(f->pmu_caps, f->nr_pmu_caps + 1,
+				      sizeof(*f->pmu_caps));
+	if (first)
+		memmove(f->pmu_caps + 1, f->pmu_caps,
+			f->nr_pmu_caps * sizeof(*f->pmu_caps));
+	pc = &f->pmu_caps[first ? 0 : f->nr_pmu_caps];
+	f->nr_pmu_caps++;
+	memset(pc, 0, sizeof(*pc));
+	pc->feat = feat;
+	return pc;
+}
+
+/* CPU_PMU_CAPS: the "cpu" PMU's caps. PMU_CAPS: {u32 nr_pmu, nr_pmu x
+ * (caps, string pmu name)}. */
+static void parse_pmu_caps(struct cursor *c, struct pm_features *f,
+			   unsigned int feat)
+{
+	uint32_t nr, i;
+
+	drop_caps(f, feat);
+	if (feat == PM_FEAT_CPU_PMU_CAPS) {
+		struct pm_pmu_caps *pc = new_caps(f, feat, true);
+
+		pc->pmu = pm_strdup("cpu");
+		parse_caps(c, pc);
+		return;
+	}
+	nr = get_u32(c);
+	if (!plausible_count(c, nr, 8))
+		return;
+	for (i = 0; i < nr && !c->failed; i++) {
+		struct pm_pmu_caps *pc = new_caps(f, feat, false);
+
+		parse_caps(c, pc);
+		pc->pmu = get_string(c);
+	}
+}
+
+const char *pm_features__pmu_cap(const struct pm_features *f, const char *pmu,
+				 const char *cap)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < f->nr_pmu_caps; i++) {
+		const struct pm_pmu_caps *pc = &f->pmu_caps[i];
+
+		if (pmu && (!pc->pmu || strcmp(pc->pmu, pmu)))
+			continue;
+		for (k = 0; k < pc->nr; k++)
+			if (pc->names[k] && !strcmp(pc->names[k], cap))
+				return pc->values[k] ? pc->values[k] : "";
+	}
+	return NULL;
+}
+
 /* A string feature replaces the previous value (a pipe may repeat). */
 static void set_string(char **slot, char *s)
 {
@@ -385,6 +482,10 @@ int pm_features__parse(struct pm_reader *r, unsigned int feat,
 		free_groups(f);
 		parse_group_desc(&c, f);
 		break;
+	case PM_FEAT_CPU_PMU_CAPS:
+	case PM_FEAT_PMU_CAPS:
+		parse_pmu_caps(&c, f, feat);
+		break;
 	case PM_FEAT_SAMPLE_TIME:
 		f->sample_time_first = get_u64(&c);
 		f->sample_time_last = get_u64(&c);
@@ -442,6 +543,9 @@ void pm_features__release(struct pm_features *f)
 	free_groups(f);
 	free_event_desc(f);
 	free_topology(f);
+	drop_caps(f, PM_FEAT_CPU_PMU_CAPS);
+	drop_caps(f, PM_FEAT_PMU_CAPS);
+	free(f->pmu_caps);
 	memset(f, 0, sizeof(*f));
 }
 

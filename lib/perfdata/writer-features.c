@@ -176,6 +176,49 @@ int pm_writer__set_tracing_data(struct pm_writer *w, const void *blob,
 					  err);
 }
 
+static void encode_caps(struct pm_writer *w, struct pm_bytebuf *b,
+			const struct pm_pmu_caps *pc)
+{
+	uint32_t k;
+
+	pm_bytebuf__u32(b, pc->nr, w->swap);
+	for (k = 0; k < pc->nr; k++) {
+		pm_writer__put_string(b, pc->names[k] ? pc->names[k] : "", w->swap);
+		pm_writer__put_string(b, pc->values[k] ? pc->values[k] : "", w->swap);
+	}
+}
+
+int pm_writer__set_pmu_caps(struct pm_writer *w, const struct pm_pmu_caps *caps,
+			    size_t nr, struct pm_error *err)
+{
+	int ret = settable(w, PM_FEAT_PMU_CAPS, err);
+	uint32_t others = 0;
+	struct pm_bytebuf *b;
+	size_t i;
+
+	if (ret)
+		return ret;
+	w->feat[PM_FEAT_CPU_PMU_CAPS].set = false;
+	w->feat[PM_FEAT_PMU_CAPS].set = false;
+	for (i = 0; i < nr; i++) {
+		if (!caps[i].pmu || !strcmp(caps[i].pmu, "cpu"))
+			encode_caps(w, start(w, PM_FEAT_CPU_PMU_CAPS), &caps[i]);
+		else
+			others++;
+	}
+	if (!others)
+		return 0;
+	b = start(w, PM_FEAT_PMU_CAPS);
+	pm_bytebuf__u32(b, others, w->swap);
+	for (i = 0; i < nr; i++) {
+		if (!caps[i].pmu || !strcmp(caps[i].pmu, "cpu"))
+			continue;
+		encode_caps(w, b, &caps[i]);
+		pm_writer__put_string(b, caps[i].pmu, w->swap);
+	}
+	return 0;
+}
+
 int pm_writer__copy_features(struct pm_writer *w, const struct pm_features *f,
 			     struct pm_error *err)
 {
@@ -209,6 +252,8 @@ int pm_writer__copy_features(struct pm_writer *w, const struct pm_features *f,
 	for (i = 0; !ret && pm_features__has(f, PM_FEAT_BUILD_ID) &&
 		    i < f->nr_build_ids; i++)
 		ret = pm_writer__add_build_id(w, &f->build_ids[i], err);
+	if (!ret && f->nr_pmu_caps)
+		ret = pm_writer__set_pmu_caps(w, f->pmu_caps, f->nr_pmu_caps, err);
 	/* An empty BUILD_ID section is still a section perf expects. */
 	if (!ret && pm_features__has(f, PM_FEAT_BUILD_ID) && !f->nr_build_ids)
 		ret = pm_writer__set_raw_feature(w, PM_FEAT_BUILD_ID, NULL, 0,

@@ -117,7 +117,7 @@ static int write_burst_mark(struct pm_recorder *r, struct instance *in, uint32_t
 	sid.cpu = in->cpu >= 0 ? (uint32_t)in->cpu : in->cpu_last;
 	r->st.records++;
 	r->round_dirty = true;
-	return pm_writer__throttle(r->w, type, 0, &t, &sid, err);
+	return pm_writer__throttle(r->w, type, PM_MISC_PMPROF_STOP, &t, &sid, err);
 }
 
 static int arm(struct pm_recorder *r, struct instance *in, struct pm_error *err)

@@ -59,81 +59,14 @@ static bool is_time_event(const struct pm_attr *a)
 
 int pm_rec_events__choose_mode(struct pm_recorder *r, struct pm_error *err)
 {
-	const struct pm_evspec_list *l = r->o.events;
-	enum pm_hf_mode want = r->o.hf_mode;
-	bool has_hf = false, kernel_ok = true, burst_ok = true;
-	char why_burst[256] = "", why_kernel[320] = "";
-	const struct pm_evspec_event *first_hf = NULL;
-	struct pm_hf_probe probe;
-	uint32_t ptype;
-	uint64_t pconfig;
-	size_t i;
+	struct pm_hf_env env = { .sysfs_root = r->o.sysfs_root, .probe_kernel = true };
+	int ret = pm_hf_mode__plan(r->o.events, r->o.hf_mode, &env, &r->hf, err);
 
-	for (i = 0; i < l->nr; i++) {
-		const struct pm_evspec_event *e = &l->ev[i];
-
-		if (!e->attr.hf_sample_period)
-			continue;
-		has_hf = true;
-		if (!first_hf)
-			first_hf = e;
-		if ((e->hf_burst > 1 || e->hf_jitter) && kernel_ok) {
-			kernel_ok = false;
-			snprintf(why_kernel, sizeof(why_kernel),
-				 "%s: hf-burst and hf-jitter have no kernel ABI", e->name);
-		}
-		if (e->group_leader != (int)i && burst_ok) {
-			burst_ok = false;
-			snprintf(why_burst, sizeof(why_burst),
-				 "%s: a group member with hf-period cannot be armed alone "
-				 "(put hf-period on the group leader)", e->name);
-		}
-		if (!e->attr.sample_period && burst_ok) {
-			burst_ok = false;
-			snprintf(why_burst, sizeof(why_burst), "%s does not sample", e->name);
-		}
-	}
-	if (!has_hf) {
-		r->st.mode = PM_HF_NONE;
-		if (want == PM_HF_KERNEL || want == PM_HF_BURST)
-			pm_rec__note(r, "--hf-mode %s: no event has an hf-period term; "
-				     "recording plainly", pm_hf_mode__name(want));
-		return 0;
-	}
-	if (want == PM_HF_AUTO || want == PM_HF_KERNEL) {
-		/* by behaviour: taking the 144 bytes is not alternating periods */
-		if (kernel_ok) {
-			pm_hf_probe__event_for(first_hf->attr.type, first_hf->attr.config,
-					       &ptype, &pconfig);
-			pm_hf_probe__kernel(ptype, pconfig, &probe);
-			if (probe.verdict != PM_HF_PRESENT) {
-				kernel_ok = false;
-				snprintf(why_kernel, sizeof(why_kernel), "%s", probe.why);
-			}
-		}
-		if (want == PM_HF_KERNEL && !kernel_ok)
-			return pm_error__fmt(err, PM_EUSAGE,
-					     "--hf-mode kernel: %s; use --hf-mode burst (or auto)",
-					     why_kernel);
-		if (kernel_ok) {
-			r->st.mode = PM_HF_KERNEL;
-			return 0;
-		}
-	}
-	if (want == PM_HF_AUTO || want == PM_HF_BURST) {
-		if (want == PM_HF_BURST && !burst_ok)
-			return pm_error__fmt(err, PM_EUSAGE, "--hf-mode burst: %s", why_burst);
-		if (burst_ok) {
-			r->st.mode = PM_HF_BURST;
-			if (want == PM_HF_AUTO)
-				pm_rec__note(r, "hf mode: burst (%s)", why_kernel);
-			return 0;
-		}
-		pm_rec__note(r, "hf mode: fixed (burst impossible: %s)", why_burst);
-		r->st.mode = PM_HF_FIXED;
-		return 0;
-	}
-	r->st.mode = want;
+	if (ret)
+		return ret;
+	r->st.mode = r->hf.mode;
+	if (r->hf.note[0])
+		pm_rec__note(r, "%s", r->hf.note);
 	return 0;
 }
 
@@ -228,6 +161,14 @@ void pm_rec_events__configure(struct pm_recorder *r)
 			pm_attr__set_flag(a, PM_ATTR_FREQ, false);
 		}
 		re->file = *a;
+		if (re->hf && mode == PM_HF_STROBE) {
+			/* the kernel alternates the two periods; the file says
+			 * the total, the name the hf terms (as burst mode) */
+			a->hf_sample_period = e->attr.hf_sample_period;
+			pm_hf_plan__strobe_attr(&r->hf, a, NULL);
+			re->file = *a;
+			re->file.sample_period = e->attr.sample_period;
+		}
 		if (re->hf && burst) {
 			re->burst = true;
 			re->burst_n = e->hf_burst ? e->hf_burst : 1;

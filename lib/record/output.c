@@ -101,7 +101,8 @@ int pm_rec_output__open(struct pm_recorder *r, const struct pm_writer_opts *wo, 
 		return ret;
 	if ((ret = write_events(r, err)))
 		return ret;
-	if ((ret = pm_synth__system_features(r->w, err)))
+	if ((ret = pm_synth__system_features(r->w, err)) ||
+	    (ret = pm_synth__pmu_caps(r->w, r->o.sysfs_root, err)))
 		return ret;
 	if ((ret = write_tracing_data(r, err)))
 		return ret;

@@ -60,6 +60,34 @@ int pm_hits__write_build_ids(struct pm_hits *d, struct pm_writer *w,
 
 /* HOSTNAME OSRELEASE VERSION ARCH NRCPUS CPUDESC CPUID TOTAL_MEM. */
 int pm_synth__system_features(struct pm_writer *w, struct pm_error *err);
+/* The value of a "key : value" line of /proc/cpuinfo (the first CPU's). */
+bool pm_cpuinfo_value(const char *key, char *out, size_t size);
+
+/* ---- sys.c ---- */
+
+/* 0 when the event opens here (self, any CPU, user only), else its errno. */
+int pm_rec_probe_errno(uint32_t type, uint64_t config);
+
+/* ---- pmu.c: the CPU PMU as sysfs describes it ---- */
+
+enum pm_core_vendor { PM_CORE_NONE, PM_CORE_ARM, PM_CORE_INTEL, PM_CORE_AMD };
+
+struct pm_core_pmu {
+	enum pm_core_vendor vendor;
+	char name[64];			/* its sysfs directory */
+	double slots;			/* Arm: caps/slots (0: none, or 0x0) */
+	char cpuid[128];		/* the CPUID perf would record */
+	unsigned int family, model;	/* x86, from it */
+};
+
+/* The CPU PMU under root (NULL: /sys): 0, or -1 when there is none. The
+ * CPUID is `cpuid`, else PERF_CPUID's, else (for /sys) this CPU's. */
+int pm_core_pmu__find(const char *root, const char *cpuid, struct pm_core_pmu *p);
+/* Its events/ lists this event. */
+bool pm_core_pmu__has_event(const char *root, const struct pm_core_pmu *p,
+			    const char *event);
+/* CPU_PMU_CAPS and PMU_CAPS from every PMU's caps/, as perf writes them. */
+int pm_synth__pmu_caps(struct pm_writer *w, const char *root, struct pm_error *err);
 
 /* The kernel's text map ([kernel.kallsyms]_text), as perf writes it. */
 int pm_synth__kernel_mmap(struct pm_writer *w, struct pm_hits *d,

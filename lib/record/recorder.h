@@ -61,6 +61,7 @@ struct instance {
 
 struct pm_recorder {
 	struct pm_record_opts o;
+	struct pm_hf_plan hf;		/* the hf mode and, for strobe, its field */
 	struct rec_event *ev;
 	int nr_ev;
 	struct instance *inst;

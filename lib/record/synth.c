@@ -24,7 +24,7 @@
 #endif
 
 /* The value of "key : value" lines of /proc/cpuinfo (first CPU). */
-static bool cpuinfo_value(const char *key, char *out, size_t size)
+bool pm_cpuinfo_value(const char *key, char *out, size_t size)
 {
 	char line[512];
 	size_t klen = strlen(key);
@@ -83,17 +83,17 @@ int pm_synth__system_features(struct pm_writer *w, struct pm_error *err)
 	    (ret = pm_writer__set_nrcpus(w, (uint32_t)(conf > 0 ? conf : 1),
 					 (uint32_t)(onln > 0 ? onln : 1), err)))
 		return ret;
-	if (cpuinfo_value("model name", buf, sizeof(buf)) ||
-	    cpuinfo_value("cpu model", buf, sizeof(buf)) ||
-	    cpuinfo_value("cpu", buf, sizeof(buf))) {
+	if (pm_cpuinfo_value("model name", buf, sizeof(buf)) ||
+	    pm_cpuinfo_value("cpu model", buf, sizeof(buf)) ||
+	    pm_cpuinfo_value("cpu", buf, sizeof(buf))) {
 		if ((ret = pm_writer__set_string(w, PM_FEAT_CPUDESC, buf, err)))
 			return ret;
 	}
 	/* perf's x86 CPUID string: vendor,family,model,stepping */
-	if (cpuinfo_value("vendor_id", vendor, sizeof(vendor)) &&
-	    cpuinfo_value("cpu family", fam, sizeof(fam)) &&
-	    cpuinfo_value("model", model, sizeof(model)) &&
-	    cpuinfo_value("stepping", step, sizeof(step))) {
+	if (pm_cpuinfo_value("vendor_id", vendor, sizeof(vendor)) &&
+	    pm_cpuinfo_value("cpu family", fam, sizeof(fam)) &&
+	    pm_cpuinfo_value("model", model, sizeof(model)) &&
+	    pm_cpuinfo_value("stepping", step, sizeof(step))) {
 		snprintf(buf, sizeof(buf), "%s,%s,%s,%s", vendor, fam, model, step);
 		if ((ret = pm_writer__set_string(w, PM_FEAT_CPUID, buf, err)))
 			return ret;

@@ -24,7 +24,8 @@
 
 static const char *const hf_mode_names[] = {
 	[PM_HF_AUTO] = "auto", [PM_HF_KERNEL] = "kernel", [PM_HF_BURST] = "burst",
-	[PM_HF_FIXED] = "fixed", [PM_HF_OFF] = "off", [PM_HF_NONE] = "none",
+	[PM_HF_FIXED] = "fixed", [PM_HF_OFF] = "off", [PM_HF_STROBE] = "strobe",
+	[PM_HF_NONE] = "none",
 };
 
 const char *pm_hf_mode__name(enum pm_hf_mode m)
@@ -287,8 +288,7 @@ int pm_perf_event_open(const struct pm_attr *attr, int pid, int cpu,
 	}
 }
 
-/* 0 when the event opens here (self, any CPU), else its errno. */
-static int probe_errno(uint32_t type, uint64_t config)
+int pm_rec_probe_errno(uint32_t type, uint64_t config)
 {
 	uint8_t buf[PM_ATTR_SIZE_VER7];
 	struct pm_attr a;
@@ -311,56 +311,5 @@ static int probe_errno(uint32_t type, uint64_t config)
 
 bool pm_recorder__probe_event(uint32_t type, uint64_t config)
 {
-	return probe_errno(type, config) == 0;
-}
-
-void pm_recorder__choose_metrics(struct pm_metrics_choice *c)
-{
-	static const char *const members[] = {
-		"instructions", "branch-misses", "cache-references", "cache-misses",
-	};
-	size_t n, i;
-	int e, why_errno = 0;
-
-	memset(c, 0, sizeof(*c));
-	if (!pm_recorder__probe_event(0, 0 /* cycles */)) {
-		/*
-		 * cpu-clock's hrtimer takes periods from 10 us, but on virtual
-		 * machines it fires tens of microseconds late (measured here:
-		 * 10 us windows come out 50 us long, 100 us ones within a few
-		 * percent), so the windows are 100 us, every 10 ms.
-		 */
-		snprintf(c->spec, sizeof(c->spec),
-			 "{cpu-clock/period=10000000,hf-period=100000/,task-clock,page-faults,context-switches}:S");
-		snprintf(c->why, sizeof(c->why),
-			 "no hardware PMU (cycles cannot be opened): a software group instead, "
-			 "cpu-clock windows of 100 us every 10 ms");
-		return;
-	}
-	c->hw = true;
-	n = (size_t)snprintf(c->spec, sizeof(c->spec), "{cycles/period=1000000,hf-period=300/");
-	for (i = 0; i < PM_ARRAY_SIZE(members); i++) {
-		size_t w = strlen(c->why);
-		uint32_t type;
-		uint64_t config;
-
-		pm_event_name__lookup(members[i], strlen(members[i]), &type, &config);
-		e = probe_errno(type, config);
-		if (!e) {
-			n += (size_t)snprintf(c->spec + n, sizeof(c->spec) - n, ",%s", members[i]);
-		} else {
-			snprintf(c->why + w, sizeof(c->why) - w, "%s%s", w ? ", " : "left out ",
-				 members[i]);
-			why_errno = why_errno ? why_errno : e;
-		}
-	}
-	snprintf(c->spec + n, sizeof(c->spec) - n, "}:uS");
-	if (why_errno) {
-		size_t w = strlen(c->why);
-
-		snprintf(c->why + w, sizeof(c->why) - w, ": %s (perf_event_open: %s)",
-			 why_errno == ENOENT || why_errno == EOPNOTSUPP ?
-			 "this PMU does not count them" : "they cannot be opened here",
-			 strerror(why_errno));
-	}
+	return pm_rec_probe_errno(type, config) == 0;
 }

@@ -178,6 +178,42 @@ static int config_one(struct pm_evspec_list *list, size_t i,
 	return 0;
 }
 
+/* Intel's slots event (event 0x00, umask 0x04 of a core PMU). */
+static bool is_slots(const struct pm_evspec_event *ev)
+{
+	const char *n = ev->name ? ev->name : "";
+
+	return (ev->attr.config & 0xffff) == 0x0400 && ev->attr.type != PM_TYPE_HARDWARE &&
+	       ev->attr.type != PM_TYPE_SOFTWARE && strstr(n, "slots");
+}
+
+/*
+ * A :S group that Intel's slots event leads: the kernel wants slots to
+ * lead the top-down metric events and refuses it as their sampling
+ * event, so the second event samples for the group (perf's
+ * arch_topdown_sample_read): it takes the period slots would have had,
+ * unless it has its own, and slots only counts.
+ */
+static void slots_group_sampler(struct pm_evspec_list *list)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < list->nr; i++) {
+		struct pm_evspec_event *l = &list->ev[i], *s = &list->ev[i + 1];
+
+		if (l->group_leader != (int)i || l->nr_members < 2 || !l->sample_read ||
+		    !is_slots(l))
+			continue;
+		if (!(s->terms & (PM_EVSPEC_T_PERIOD | PM_EVSPEC_T_FREQ))) {
+			s->attr.sample_period = l->attr.sample_period;
+			pm_attr__set_flag(&s->attr, PM_ATTR_FREQ,
+					  pm_attr__flag(&l->attr, PM_ATTR_FREQ));
+		}
+		l->attr.sample_period = 0;
+		pm_attr__set_flag(&l->attr, PM_ATTR_FREQ, false);
+	}
+}
+
 int pm_evspec__apply_record(struct pm_evspec_list *list,
 			    const struct pm_record_defaults *rd,
 			    struct pm_error *err)
@@ -195,6 +231,7 @@ int pm_evspec__apply_record(struct pm_evspec_list *list,
 	for (i = 0; i < list->nr; i++)
 		if ((ret = config_one(list, i, rd, err)))
 			return ret;
+	slots_group_sampler(list);
 	/* More than one event: samples need an id; IDENTIFIER (at a fixed
 	 * place) when the sample layouts differ. */
 	if (list->nr > 1 || rd->sample_identifier) {

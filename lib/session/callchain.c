@@ -79,7 +79,8 @@ static bool has_dwarf_stack(const struct pm_sample *smp)
 
 static void add_unwound(struct pm_chain *c, struct pm_session *s,
 			const struct pm_sample *smp,
-			const struct pm_thread_int *t)
+			const struct pm_thread_int *t,
+			const struct pm_session_opts *o)
 {
 	struct pm_reader *r = pm_session__reader(s);
 	struct pm_unwind_input in = {
@@ -95,6 +96,7 @@ static void add_unwound(struct pm_chain *c, struct pm_session *s,
 
 	if (!c->uw) {
 		c->uw = pm_unwinder__new();
+		pm_unwinder__set_mode(c->uw, o->unwind_mode);
 		c->machine = pm_unwind__machine(pm_reader__features(r)->arch);
 	}
 	in.machine = c->machine;
@@ -144,7 +146,7 @@ void pm_chain__build(struct pm_chain *c, struct pm_session *s,
 	c->done = true;
 	add_sampled(c, s, smp, &t->pub);
 	if (has_dwarf_stack(smp))
-		add_unwound(c, s, smp, t);
+		add_unwound(c, s, smp, t, o);
 	if (o->inline_frames)
 		expand_inlines(c);
 }

@@ -366,6 +366,11 @@ const struct pm_unwind_stats *pm_session__unwind_stats(const struct pm_session *
 	return pm_chain__stats(&s->chain);
 }
 
+const char *pm_session__unwind_mismatch(const struct pm_session *s)
+{
+	return s->chain.uw ? pm_unwinder__mismatch(s->chain.uw) : NULL;
+}
+
 int pm_session__process(struct pm_session *s, const struct pm_record *rec,
 			struct pm_error *err)
 {

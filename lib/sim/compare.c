@@ -13,13 +13,26 @@
 #include "pmprof/metrics.h"
 #include "pmprof/report.h"
 #include "pmprof/sim.h"
+#include "pmprof/strbuf.h"
 #include "pmprof/util.h"
 
 /* What --compare shows, in order; "%#" is the share of samples, whose
- * truth is the share of cycles. */
-static const char *const compare_metrics[] = {
-	"CPI", "BMKI", "CMKI", "%CM", "%CY", "%#",
+ * truth is the share of cycles. The top-down ones with a model that has
+ * slots. */
+static const char *const all_metrics[] = {
+	"FE%", "BAD%", "BE%", "RET%", "CPI", "BMKI", "CMKI", "%CM", "%CY", "%#",
 };
+#define NR_TOPDOWN 4
+
+/* The top-down parts are shares of a whole: their error is a difference,
+ * in percentage points. */
+static bool in_points(const char *name)
+{
+	for (size_t k = 0; k < NR_TOPDOWN; k++)
+		if (!strcmp(name, all_metrics[k]))
+			return true;
+	return false;
+}
 
 struct compare_row {
 	size_t truth;			/* index in the result */
@@ -51,6 +64,41 @@ static bool truth(const struct pm_sim_result *res, const struct compare_row *r,
 	return pm_sim_result__metric(res, (long)r->truth, name, v) == 0;
 }
 
+void pm_sim__compared(const struct pm_metrics *m, size_t func, double measured,
+		      bool has_measured, double truth, bool has_truth,
+		      const char *name, struct pm_sim_compared *out)
+{
+	size_t num, den;
+	double scale;
+
+	out->has_measured = has_measured;
+	out->measured = measured;
+	out->has_truth = has_truth;
+	out->truth = truth;
+	out->measurable = true;
+	out->expected = NAN;
+	if (has_truth && func != SIZE_MAX &&
+	    !pm_metrics__metric_ratio(m, name, &num, &den, &scale)) {
+		const struct pm_metrics_func *f = pm_metrics__func(m, func);
+
+		out->expected = truth / scale * (double)f->sums[den];
+		out->measurable = out->expected >= PM_SIM_MEASURABLE;
+	}
+	out->has_error = has_measured && has_truth && truth != 0 && out->measurable;
+	out->error = out->has_error ? 100.0 * (measured - truth) / truth : NAN;
+}
+
+/* The measured value, the truth and the error where it can be measured. */
+static void compared(struct pm_metrics *m, const struct pm_sim_result *res,
+		     const struct compare_row *r, const char *name,
+		     struct pm_sim_compared *c)
+{
+	double mv = NAN, tv = NAN;
+	bool hm = measured(m, r, name, &mv), ht = truth(res, r, name, &tv);
+
+	pm_sim__compared(m, r->mf ? r->mi : SIZE_MAX, mv, hm, tv, ht, name, c);
+}
+
 static int by_cycles(const void *a, const void *b, void *arg)
 {
 	const struct pm_sim_result *res = arg;
@@ -63,7 +111,31 @@ static int by_cycles(const void *a, const void *b, void *arg)
 	return strcmp(res->funcs[x->truth].name, res->funcs[y->truth].name);
 }
 
-static void add_columns(struct pm_table *t)
+/* The metrics this comparison shows: the top-down ones when the truth
+ * has them. */
+static size_t choose_metrics(const struct pm_sim_result *res, const char **out)
+{
+	size_t k, n = 0;
+	double v;
+
+	for (k = 0; k < PM_ARRAY_SIZE(all_metrics); k++)
+		if (k >= NR_TOPDOWN || !pm_sim_result__metric(res, -1, all_metrics[k], &v))
+			out[n++] = all_metrics[k];
+	return n;
+}
+
+/* A column of metric `name`'s subgroup: text and JSON (show 0), or one. */
+static void metric_col(struct pm_table *t, const char *name, const char *cname,
+		       const char *key, enum pm_table_type type, unsigned int show)
+{
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = cname, .key = key, .type = type, .show = show,
+		.group = "metrics", .subgroup = name });
+}
+
+#define COLS_PER_METRIC 7
+
+static void add_columns(struct pm_table *t, const char *const *metrics, size_t n)
 {
 	size_t k;
 
@@ -81,30 +153,39 @@ static void add_columns(struct pm_table *t)
 		.name = "samples", .type = PM_COL_U64, .show = PM_SHOW_JSON });
 	pm_table__add_column(t, &(struct pm_table_column){
 		.name = "discarded", .type = PM_COL_U64, .show = PM_SHOW_JSON });
-	for (k = 0; k < PM_ARRAY_SIZE(compare_metrics); k++) {
-		char name[32];
+	/* A metric's columns share its subgroup: --columns and the fit keep
+	 * them together (pmprof/table-fit.h). */
+	for (k = 0; k < n; k++) {
+		const char *name = metrics[k];
+		char tname[32];
 
-		snprintf(name, sizeof(name), "true %s", compare_metrics[k]);
-		pm_table__add_column(t, &(struct pm_table_column){
-			.name = compare_metrics[k], .key = "measured",
-			.type = PM_COL_DOUBLE, .group = "metrics",
-			.subgroup = compare_metrics[k] });
-		pm_table__add_column(t, &(struct pm_table_column){
-			.name = name, .key = "truth", .type = PM_COL_DOUBLE,
-			.group = "metrics", .subgroup = compare_metrics[k] });
-		pm_table__add_column(t, &(struct pm_table_column){
-			.name = "err", .key = "error", .type = PM_COL_PERCENT,
-			.group = "metrics", .subgroup = compare_metrics[k] });
+		snprintf(tname, sizeof(tname), "true %s", name);
+		metric_col(t, name, name, "measured", PM_COL_DOUBLE, 0);
+		metric_col(t, name, tname, "truth", PM_COL_DOUBLE, 0);
+		if (in_points(name))
+			metric_col(t, name, "pp", "pp", PM_COL_DOUBLE, PM_SHOW_TABLE);
+		else
+			metric_col(t, name, "err", "err", PM_COL_PERCENT, PM_SHOW_TABLE);
+		metric_col(t, name, "error", "error", PM_COL_DOUBLE, PM_SHOW_JSON);
+		metric_col(t, name, "difference", "difference", PM_COL_DOUBLE, PM_SHOW_JSON);
+		metric_col(t, name, "measurable", "measurable", PM_COL_BOOL, PM_SHOW_JSON);
+		metric_col(t, name, "expected_events", "expected_events", PM_COL_DOUBLE,
+			   PM_SHOW_JSON);
 	}
 }
 
+/* f's row; the cells whose error is left out (the truth too small to
+ * measure) counted in *small, the first few named in notes. */
 static void add_row(struct pm_table *t, struct pm_metrics *m,
-		    const struct pm_sim_result *res, const struct compare_row *r)
+		    const struct pm_sim_result *res, const struct compare_row *r,
+		    const char *const *metrics, size_t n, size_t *small,
+		    struct pm_strbuf *notes)
 {
 	size_t row = pm_table__add_row(t), col = 5, k;
 	uint64_t samples = r->mf ? r->mf->samples : 0;
+	const char *fname = res->funcs[r->truth].name;
 
-	pm_table__set_str(t, row, 0, res->funcs[r->truth].name);
+	pm_table__set_str(t, row, 0, fname);
 	if (r->mf) {
 		pm_table__set_u64(t, row, 1, samples);
 		if (samples)
@@ -113,17 +194,31 @@ static void add_row(struct pm_table *t, struct pm_metrics *m,
 	}
 	pm_table__set_u64(t, row, 3, samples);
 	pm_table__set_u64(t, row, 4, r->mf ? r->mf->discarded : 0);
-	for (k = 0; k < PM_ARRAY_SIZE(compare_metrics); k++, col += 3) {
-		double mv, tv;
-		bool hm = measured(m, r, compare_metrics[k], &mv);
-		bool ht = truth(res, r, compare_metrics[k], &tv);
+	for (k = 0; k < n; k++, col += COLS_PER_METRIC) {
+		struct pm_sim_compared c;
+		bool pp = in_points(metrics[k]);
 
-		if (hm)
-			pm_table__set_double(t, row, col, mv);
-		if (ht)
-			pm_table__set_double(t, row, col + 1, tv);
-		if (hm && ht && tv != 0)
-			pm_table__set_double(t, row, col + 2, 100.0 * (mv - tv) / tv);
+		compared(m, res, r, metrics[k], &c);
+		if (c.has_measured)
+			pm_table__set_double(t, row, col, c.measured);
+		if (c.has_truth)
+			pm_table__set_double(t, row, col + 1, c.truth);
+		if (c.has_error) {
+			pm_table__set_double(t, row, col + 2,
+					     pp ? c.measured - c.truth : c.error);
+			pm_table__set_double(t, row, col + 3, c.error);
+		}
+		if (c.has_measured && c.has_truth)
+			pm_table__set_double(t, row, col + 4, c.measured - c.truth);
+		pm_table__set_bool(t, row, col + 5, c.measurable);
+		if (!isnan(c.expected))
+			pm_table__set_double(t, row, col + 6, c.expected);
+		if (!c.measurable && c.has_measured && c.has_truth) {
+			if (*small < 2)
+				pm_strbuf__addf(notes, "%s%s %s: %.1f", *small ? ", " : "",
+						fname, metrics[k], c.expected);
+			++*small;
+		}
 	}
 }
 
@@ -134,8 +229,10 @@ int pm_sim__compare(struct pm_metrics *m, const struct pm_sim_result *res,
 	struct pm_report *rep = pm_report__new();
 	struct pm_summary *s = pm_report__summary(rep);
 	struct pm_table *t = pm_table__new();
-	size_t i, k, n = res->nr_funcs;
+	size_t i, k, n = res->nr_funcs, nm, small = 0;
 	struct compare_row *rows = pm_calloc(n + 1, sizeof(*rows));
+	const char *metrics[PM_ARRAY_SIZE(all_metrics)];
+	struct pm_strbuf notes = PM_STRBUF_INIT;
 
 	for (i = 0; i < n; i++) {
 		rows[i].truth = i;
@@ -162,14 +259,19 @@ int pm_sim__compare(struct pm_metrics *m, const struct pm_sim_result *res,
 	pm_summary__add_u64(s, "opening", NULL, sum->opening);
 
 	pm_table__set_name(t, "functions");
-	pm_table__set_title(t, "%s: measured (pmprof metrics --mode %s) beside the truth; err = (measured - truth) / truth",
+	pm_table__set_title(t, "%s: measured (pmprof metrics --mode %s) beside the truth; err = (measured - truth) / truth, pp = measured - truth",
 			    output, pm_metrics_mode__name(sum->mode));
 	pm_table__add_comment(t, "%" PRIu64 " bytes, %" PRIu64 " samples, %" PRIu64 " windows: %" PRIu64 " kept, %" PRIu64 " discarded, %" PRIu64 " opening, %" PRIu64 " throttles",
 			      res->bytes, res->samples, sum->windows, sum->kept,
 			      sum->discarded, sum->opening, res->throttles);
-	add_columns(t);
+	nm = choose_metrics(res, metrics);
+	add_columns(t, metrics, nm);
 	for (i = 0; i < n; i++)
-		add_row(t, m, res, &rows[i]);
+		add_row(t, m, res, &rows[i], metrics, nm, &small, &notes);
+	if (small)
+		pm_table__add_comment(t, "err left out in %zu cells where the truth puts under %d events in the function's windows, whose own noise is larger (e.g. %s expected)",
+				      small, PM_SIM_MEASURABLE, pm_strbuf__str(&notes));
+	pm_strbuf__release(&notes);
 	free(rows);
 	pm_report__add_table(rep, t);
 	*out = rep;

@@ -7,9 +7,10 @@
  * records it produces wait in S->buf for emit.c.
  *
  * Within a call every stream progresses in proportion to cycles: after p
- * of its C cycles, stream s has counted floor(E_s x p / C) of its E_s
- * events. So an overflow point is exact: the first p where the sampling
- * stream's count reaches the window.
+ * of its C cycles, stream s has counted floor((E_s x p + phase) / C) of
+ * its E_s events, the phase drawn per call (0 for cycles). So an overflow
+ * point is exact: the first p where the sampling stream's count reaches
+ * the window.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -29,23 +30,28 @@ static uint64_t below(uint64_t *rng, uint64_t n)
 	return (uint64_t)(((unsigned __int128)pm_splitmix64(rng) * n) >> 64);
 }
 
-/* Round x up or down with probability of its fraction: unbiased counts. */
-static uint64_t stoch_round(double x, uint64_t *rng)
-{
-	double f = floor(x);
-	double u = (double)(pm_splitmix64(rng) >> 11) * (1.0 / 9007199254740992.0);
-
-	if (x <= 0)
-		return 0;
-	return (uint64_t)f + (u < x - f ? 1 : 0);
-}
-
-/* Stream s's count at position p of call c. */
+/*
+ * Stream s's count at position p of call c: its events are spread evenly
+ * over the call's C cycles, E of them, at a phase drawn for each call (so
+ * that a call's single cache miss may fall anywhere in it, and a window
+ * that stays inside calls sees events as often as their rate says):
+ * floor((E p + phase) / C). Cycles themselves have phase 0: count = p.
+ */
 static uint64_t count_at(const struct sim_call *c, size_t s, uint64_t p)
 {
 	if (p >= c->cycles)
 		return c->total[s];
-	return (uint64_t)(((unsigned __int128)c->total[s] * p) / c->cycles);
+	return (uint64_t)(((unsigned __int128)c->total[s] * p + c->phase[s]) / c->cycles);
+}
+
+/* Each stream's phase in a call just set up (cycles: none). */
+static void draw_phases(struct sim *S, struct sim_thread *t, struct sim_call *c)
+{
+	size_t s;
+
+	c->phase[PM_SIM_CYCLES] = 0;
+	for (s = 1; s < S->m->nr_streams; s++)
+		c->phase[s] = below(&t->rng, c->cycles);
 }
 
 static struct sim_rec *new_rec(struct sim *S, int kind, size_t cpu, double now)
@@ -103,14 +109,16 @@ static void call_setup(struct sim *S, struct sim_thread *t, struct sim_call *c,
 		n = 1;
 	cpi = pm_sim_dist__draw(&f->cpi, &t->rng);
 	c->total[PM_SIM_INSTRUCTIONS] = (uint64_t)n;
-	c->cycles = stoch_round(n * cpi, &t->rng);
+	c->cycles = pm_sim__round(n * cpi, &t->rng);
 	if (!c->cycles)
 		c->cycles = 1;
 	c->total[PM_SIM_CYCLES] = c->cycles;
 	for (s = 2; s < S->m->nr_streams; s++)
 		c->total[s] = f->has_rate[s]
-			? stoch_round(n * pm_sim_dist__draw(&f->per_ki[s], &t->rng) / 1000, &t->rng)
+			? pm_sim__round(n * pm_sim_dist__draw(&f->per_ki[s], &t->rng) / 1000, &t->rng)
 			: 0;
+	pm_sim_td__call(S->m, f, c->cycles, &t->rng, c->total);
+	draw_phases(S, t, c);
 	memset(c->done, 0, S->m->nr_streams * sizeof(*c->done));
 	S->res->funcs[func].calls++;
 }
@@ -220,9 +228,11 @@ static void perturb(struct sim *S, struct sim_thread *t)
 	c->total[PM_SIM_INSTRUCTIONS] = 0;
 	for (s = 0; s < S->m->nr_streams; s++)
 		if (s != PM_SIM_INSTRUCTIONS)
-			c->total[s] = stoch_round(f->after_irq[s], &t->rng);
+			c->total[s] = pm_sim__round(f->after_irq[s], &t->rng);
 	c->cycles = c->total[PM_SIM_CYCLES] ? c->total[PM_SIM_CYCLES] : 1;
 	c->total[PM_SIM_CYCLES] = c->cycles;
+	pm_sim_td__call(S->m, NULL, c->cycles, &t->rng, c->total);
+	draw_phases(S, t, c);
 	memset(c->done, 0, S->m->nr_streams * sizeof(*c->done));
 }
 
@@ -335,8 +345,13 @@ static uint64_t cycles_to_overflow(struct sim *S, struct sim_thread *t, size_t j
 	if (left == UINT64_MAX || c->done[s] + left > c->total[s])
 		return UINT64_MAX;
 	target = c->done[s] + left;
-	p = (uint64_t)(((unsigned __int128)target * c->cycles + c->total[s] - 1) /
-		       c->total[s]);
+	/* the first p with count_at(p) >= target: E p + phase >= C target */
+	{
+		unsigned __int128 need = (unsigned __int128)target * c->cycles;
+
+		need = need > c->phase[s] ? need - c->phase[s] : 0;
+		p = (uint64_t)((need + c->total[s] - 1) / c->total[s]);
+	}
 	return p > c->pos ? p - c->pos : 1;
 }
 

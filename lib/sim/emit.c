@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pmprof/bytes.h"
+#include "pmprof/pmu_events.h"
 #include "pmprof/symbols.h"
 #include "pmprof/util.h"
 #include "sim-int.h"
@@ -245,6 +246,23 @@ int pm_sim_out__header_records(struct sim *S)
 	return 0;
 }
 
+/*
+ * An Arm model with slots describes its PMU as Linux does for a core with
+ * PMMIR_EL1 (FEAT_PMUv3p4): caps/slots, which perf copies into PMU_CAPS
+ * and the Arm top-down formulas divide by.
+ */
+static int set_pmu_caps(struct sim *S)
+{
+	char value[32], *name = "slots", *val = value;
+	struct pm_pmu_caps caps = { .pmu = "armv8_pmuv3_0", .nr = 1,
+				    .names = &name, .values = &val };
+
+	if (!S->m->slots || pm_pmu_family(S->m->arch) != PM_PMU_FAMILY_ARM)
+		return 0;
+	snprintf(value, sizeof(value), "0x%08x", S->m->slots);
+	return pm_writer__set_pmu_caps(S->w, &caps, 1, S->err);
+}
+
 int pm_sim_out__features(struct sim *S)
 {
 	const struct pm_sim_model *m = S->m;
@@ -258,5 +276,5 @@ int pm_sim_out__features(struct sim *S)
 	    pm_writer__set_nrcpus(S->w, m->cpus, m->cpus, S->err) ||
 	    pm_writer__set_cmdline(S->w, 2, argv, S->err))
 		return -1;
-	return 0;
+	return set_pmu_caps(S);
 }

@@ -15,6 +15,7 @@
 #include "pmprof/attr.h"
 #include "pmprof/sim.h"
 #include "pmprof/util.h"
+#include "sim-int.h"
 
 /* ---- distributions --------------------------------------------------- */
 
@@ -71,6 +72,16 @@ double pm_sim_dist__draw(const struct pm_sim_dist *d, uint64_t *rng)
 	if (d->max > 0 && !(v <= d->max))	/* a normal's tail, an inf */
 		v = d->max;
 	return v > 0 ? v : 0;
+}
+
+uint64_t pm_sim__round(double x, uint64_t *rng)
+{
+	double f = floor(x), u = unit(rng);	/* drawn even for 0: the
+						   sequence runs on */
+
+	if (x <= 0)
+		return 0;
+	return (uint64_t)f + (u < x - f ? 1 : 0);
 }
 
 /* ---- parsing ---------------------------------------------------------- */
@@ -213,18 +224,28 @@ static int get_string(struct ctx *c, json_t *obj, const char *key,
 	return 0;
 }
 
-/* A stream's name: perf's canonical generic name, Arm's for two. */
+/* A stream's name: perf's canonical generic name, else the one the
+ * simulator counts for the vendors' names of cycles, instructions and the
+ * top-down streams (lib/sim/topdown.c). */
 static const char *canonical(const char *ev)
 {
-	static const char *const arm[][2] = {
+	static const char *const vendor[][2] = {
 		{ "cpu_cycles", "cycles" },
+		{ "ls_not_halted_cyc", "cycles" },
 		{ "inst_retired", "instructions" },
+		{ "topdown-fe-bound", "stall_slot_frontend" },
+		{ "topdown-be-bound", "stall_slot_backend" },
+		{ "topdown-retiring", "op_retired" },
+		{ "de_no_dispatch_per_slot.no_ops_from_frontend", "stall_slot_frontend" },
+		{ "de_no_dispatch_per_slot.backend_stalls", "stall_slot_backend" },
+		{ "de_src_op_disp.all", "op_spec" },
+		{ "ex_ret_ops", "op_retired" },
 	};
 	size_t i;
 
-	for (i = 0; i < PM_ARRAY_SIZE(arm); i++)
-		if (!strcmp(ev, arm[i][0]))
-			return arm[i][1];
+	for (i = 0; i < PM_ARRAY_SIZE(vendor); i++)
+		if (!strcmp(ev, vendor[i][0]))
+			return vendor[i][1];
 	return pm_event_name__canonical(ev);
 }
 
@@ -253,11 +274,14 @@ static size_t add_stream(struct pm_sim_model *m, const char *ev)
 static const char *const top_keys[] = {
 	"name", "description", "arch", "cpu", "ghz", "iterations", "threads",
 	"cpus", "timeslice_ms", "order", "nest", "skid", "interrupt",
-	"functions", NULL,
+	"functions", "slots", NULL,
 };
 static const char *const func_keys[] = {
 	"name", "size", "calls", "instructions", "cpi", "per_ki",
-	"after_interrupt", NULL,
+	"after_interrupt", "topdown", NULL,
+};
+static const char *const topdown_keys[] = {
+	"frontend", "backend", "bad_speculation", NULL,
 };
 
 /* Unknown keys are mistakes (a misspelt "per_ki" would silently give 0). */
@@ -304,11 +328,51 @@ static int collect_streams(struct ctx *c, struct pm_sim_model *m, json_t *funcs)
 			if (!strcmp(canonical(key), "cycles") ||
 			    !strcmp(canonical(key), "instructions"))
 				return bad(c, key, "cycles and instructions come from \"cpi\" and \"instructions\", not per_ki");
+			if (pm_sim_td__is_stream(canonical(key)))
+				return bad(c, key, "the slot events come from \"slots\" and each function's \"topdown\", not per_ki");
 			add_stream(m, key);
 		}
-		json_object_foreach(after, key, v)
+		json_object_foreach(after, key, v) {
+			if (pm_sim_td__is_stream(canonical(key)))
+				return bad(c, key, "an interrupt's cycles stall the backend: its slot events follow from \"cycles\"");
 			add_stream(m, key);
+		}
 	}
+	for (i = 0; i < PM_SIM_TDS__NR; i++)
+		m->td_stream[i] = m->slots ? (int)add_stream(m, pm_sim_td_stream_names[i]) : -1;
+	return 0;
+}
+
+/* "topdown": {"frontend", "backend", "bad_speculation"}: fractions of
+ * the call's slots; what is left retires. */
+static int parse_topdown(struct ctx *c, struct pm_sim_model *m, json_t *td,
+			 struct pm_sim_func *fn)
+{
+	static const char *const keys[3] = {
+		[PM_SIM_TD_FRONTEND] = "frontend", [PM_SIM_TD_BACKEND] = "backend",
+		[PM_SIM_TD_BAD_SPEC] = "bad_speculation",
+	};
+	char what[300];
+	double sum = 0;
+	size_t k;
+
+	if (!json_is_object(td))
+		return bad(c, "topdown", "expected {\"frontend\", \"backend\", \"bad_speculation\": distribution}");
+	if (check_keys(c, td, topdown_keys, "topdown"))
+		return -PM_EFORMAT;
+	if (!m->slots)
+		return bad(c, fn->name, "\"topdown\" needs the model's \"slots\" (the issue width)");
+	for (k = 0; k < 3; k++) {
+		json_t *v = json_object_get(td, keys[k]);
+
+		snprintf(what, sizeof(what), "%s.topdown.%s", fn->name, keys[k]);
+		if (v && parse_dist(c, v, what, 1.0, &fn->topdown[k]))
+			return -PM_EFORMAT;
+		sum += pm_sim_dist__mean(&fn->topdown[k]);
+	}
+	if (sum > 1)
+		return bad(c, fn->name, "topdown fractions of more than the whole: frontend + backend + bad_speculation above 1");
+	fn->has_topdown = true;
 	return 0;
 }
 
@@ -369,6 +433,8 @@ static int parse_func(struct ctx *c, struct pm_sim_model *m, json_t *f,
 		if (get_number_max(c, v, what, PM_SIM_MAX_EVENTS, &fn->after_irq[s]))
 			return -PM_EFORMAT;
 	}
+	if ((v = json_object_get(f, "topdown")) && parse_topdown(c, m, v, fn))
+		return -PM_EFORMAT;
 	return 0;
 }
 
@@ -461,6 +527,9 @@ static int parse_root(struct ctx *c, json_t *root, struct pm_sim_model *m)
 					 PM_SIM_MAX_IRQ_CYCLES, &m->irq_cycles))
 			return -PM_EFORMAT;
 	}
+	if (get_uint(c, root, "slots", 1, PM_SIM_MAX_SLOTS, 0, &u))
+		return -PM_EFORMAT;
+	m->slots = (uint32_t)u;
 	funcs = json_object_get(root, "functions");
 	if (!json_is_array(funcs) || !json_array_size(funcs))
 		return bad(c, "functions", "expected a non-empty array");
@@ -521,7 +590,7 @@ int pm_sim_model__load(struct pm_sim_model **out, const char *name,
 		return pm_sim_model__parse(out, text, strlen(text), name, err);
 	f = fopen(name, "rb");
 	if (!f)
-		return pm_error__fmt(err, errno, "%s (builtin models: arm-benchmark, resonant)",
+		return pm_error__fmt(err, errno, "%s (builtin models: arm-benchmark, resonant, topdown)",
 				     strerror(errno));
 	do {
 		PM_GROW(buf, alloc, len + 65536);

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "pmprof/attr.h"
+#include "pmprof/pmu_events.h"
 #include "pmprof/util.h"
 #include "sim-int.h"
 #include "sim-run.h"
@@ -42,9 +43,14 @@ static int setup_events(struct sim *S, struct pm_evspec_list *list)
 	for (i = 0; i < list->nr; i++) {
 		struct pm_evspec_event *e = &list->ev[i];
 		struct sim_event *se = &S->ev[i];
-		/* "cycles/period=3/" -> "cycles", "instructions:u" -> "instructions" */
+		/* "cycles/period=3/" -> "cycles", "instructions:u" -> "instructions";
+		 * raw codes by the names the model's architecture gives them
+		 * ("r3e" on aarch64 -> "stall_slot_frontend") */
 		const char *name = e->attr.type == PM_TYPE_HARDWARE ?
-				   pm_event_name__of(e->attr.type, e->attr.config) : NULL;
+				   pm_event_name__of(e->attr.type, e->attr.config) :
+				   e->attr.type == PM_TYPE_RAW ?
+				   pm_pmu_event__name(pm_pmu_family(S->m->arch), e->attr.config) :
+				   NULL;
 		char base[128];
 		int s;
 
@@ -172,8 +178,10 @@ static void setup_threads(struct sim *S)
 		t->order = pm_calloc(calls, sizeof(size_t));
 		t->cur.total = pm_calloc(ns, sizeof(uint64_t));
 		t->cur.done = pm_calloc(ns, sizeof(uint64_t));
+		t->cur.phase = pm_calloc(ns, sizeof(uint64_t));
 		t->saved.total = pm_calloc(ns, sizeof(uint64_t));
 		t->saved.done = pm_calloc(ns, sizeof(uint64_t));
+		t->saved.phase = pm_calloc(ns, sizeof(uint64_t));
 		t->counter = pm_calloc(S->nr_ev, sizeof(uint64_t));
 		t->stopped = pm_calloc(S->nr_sampling, sizeof(bool));
 		t->period = pm_calloc(S->nr_sampling, sizeof(*t->period));
@@ -208,8 +216,10 @@ static void free_sim(struct sim *S)
 		free(t->order);
 		free(t->cur.total);
 		free(t->cur.done);
+		free(t->cur.phase);
 		free(t->saved.total);
 		free(t->saved.done);
+		free(t->saved.phase);
 		free(t->counter);
 		free(t->stopped);
 		free(t->period);

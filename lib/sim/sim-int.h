@@ -26,4 +26,16 @@ int pm_sim_outputs__commit(struct pm_sim_outputs *out, struct pm_error *err);
 /* Remove every partial output. */
 void pm_sim_outputs__abort(struct pm_sim_outputs *out);
 
+/* ---- model.c, topdown.c: the CPU's counts ---- */
+
+/* x rounded up or down with the probability of its fraction (unbiased
+ * counts). */
+uint64_t pm_sim__round(double x, uint64_t *rng);
+/* A name that is one of the top-down streams (after canonical aliases). */
+bool pm_sim_td__is_stream(const char *name);
+/* A call of `cycles` cycles of f: its top-down streams' totals into total
+ * (by model stream). Nothing when the model has no slots. */
+void pm_sim_td__call(const struct pm_sim_model *m, const struct pm_sim_func *f,
+		     uint64_t cycles, uint64_t *rng, uint64_t *total);
+
 #endif

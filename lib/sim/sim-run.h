@@ -46,6 +46,8 @@ struct sim_call {
 	uint64_t pos;			/* cycles done */
 	uint64_t *total;		/* per stream */
 	uint64_t *done;			/* per stream, at pos */
+	uint64_t *phase;		/* per stream: where in its share of
+					   the cycles each event falls, 0..C-1 */
 	bool perturb;			/* an after-interrupt episode */
 };
 

@@ -44,6 +44,11 @@ static const struct {
 	{ "%BM", "branch-misses", NULL, 100 },
 	{ "%L1DA", "cache-references", NULL, 100 },
 	{ "%L1DM", "cache-misses", NULL, 100 },
+	/* top-down level 1, from the model's slot counts (topdown.c) */
+	{ "FE%", "stall_slot_frontend", "slots", 100 },
+	{ "BAD%", "topdown-bad-spec", "slots", 100 },
+	{ "BE%", "stall_slot_backend", "slots", 100 },
+	{ "RET%", "op_retired", "slots", 100 },
 };
 
 int pm_sim_result__metric(const struct pm_sim_result *r, long func,

@@ -29,6 +29,7 @@ enum pm_cell_state {
 
 struct pm_table_cell {
 	uint8_t state;
+	char mark;	/* text: a sign after the value (pm_table__set_mark) */
 	union {
 		char *s;
 		uint64_t u;
@@ -89,6 +90,7 @@ struct pm_table {
 	struct pm_table **kids;		/* per row: its children, or NULL */
 	size_t nr_rows, alloc_rows;
 	char *title, *caption, *name;
+	char *tree_key;		/* JSON member of row trees; NULL: "children" */
 	char **comments;
 	size_t nr_comments, alloc_comments;
 	unsigned int flags;
@@ -108,6 +110,9 @@ struct pm_report {
 	struct pm_table_column merge;	/* strings owned: merge_name, merge_key */
 	char *merge_name, *merge_key;
 };
+
+/* The column's strings freed (its struct is the caller's). */
+void pm_table_col__release(struct pm_table_col *c);
 
 static inline const struct pm_table_cell *
 pm_table__cell(const struct pm_table *t, size_t row, size_t col)
@@ -138,6 +143,14 @@ static inline bool pm_table_col__in_json(const struct pm_table_col *c)
  */
 void pm_table__format_cell(const struct pm_table *t, size_t row, size_t col,
 			   bool sign, struct pm_strbuf *sb);
+
+/*
+ * Text: the tree under a row as perf's call graph or flat call chains
+ * (PM_TABLE_CALL_GRAPH, PM_TABLE_CALL_CHAINS), appended to sb as lines;
+ * nothing for a table without such a flag.
+ */
+void pm_table__call_graph_text(const struct pm_table *t, size_t row,
+			       const struct pm_table *kids, struct pm_strbuf *sb);
 
 /* The tabular formats' columns of a table, in order. */
 size_t pm_table__table_columns(const struct pm_table *t, size_t *out);

@@ -220,7 +220,8 @@ static int render(const struct pm_report *rep, FILE *out,
 		/* whole pictures (stacks, profiles) are drawn, not listed */
 		if (stacks && (t->flags & PM_TABLE_WHOLE))
 			continue;
-		if (t->nr_rows || !(t->flags & PM_TABLE_OMIT_EMPTY))
+		if (!(t->flags & PM_TABLE_JSON_ONLY) &&
+		    (t->nr_rows || !(t->flags & PM_TABLE_OMIT_EMPTY)))
 			render_table(t, out, o, stacks != NULL);
 	}
 	if (stacks)

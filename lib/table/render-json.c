@@ -103,7 +103,7 @@ void pm_table__json_row_fields(const struct pm_table *t, size_t row,
 		pm_json__end_object(j);
 	kids = pm_table__children_of(t, row);
 	if (kids) {
-		pm_json__key(j, "children");
+		pm_json__key(j, t->tree_key ? t->tree_key : "children");
 		pm_table__json_rows(kids, j);
 	}
 	pm_strbuf__release(&sb);

@@ -60,8 +60,10 @@ static char *text_header(const struct pm_table_col *c)
 	return pm_strbuf__detach(&sb);
 }
 
+/* marked: the column has marks (pm_table__set_mark): a cell without one
+ * ends in a blank, so the digits stay aligned. */
 static char *text_cell(const struct pm_table *t, size_t row, size_t col,
-		       const char *tree_prefix)
+		       const char *tree_prefix, bool marked)
 {
 	struct pm_strbuf sb = PM_STRBUF_INIT, raw = PM_STRBUF_INIT;
 	const struct pm_table_cell *cell = pm_table__cell(t, row, col);
@@ -76,7 +78,17 @@ static char *text_cell(const struct pm_table *t, size_t row, size_t col,
 		pm_strbuf__adds(&raw, "-");
 	add_text_escaped(&sb, pm_strbuf__str(&raw));
 	pm_strbuf__release(&raw);
+	if (marked)
+		pm_strbuf__addc(&sb, cell->mark ? cell->mark : ' ');
 	return pm_strbuf__detach(&sb);
+}
+
+static bool column_marked(const struct pm_table *t, size_t col)
+{
+	for (size_t r = 0; r < t->nr_rows; r++)
+		if (pm_table__cell(t, r, col)->mark)
+			return true;
+	return false;
 }
 
 /* The lines of a table: every row, and under each its tree. */
@@ -84,6 +96,7 @@ struct lines {
 	char **cells;		/* nr x ncols */
 	size_t nr, alloc, ncols;
 	const size_t *cols;	/* shown column indices */
+	const bool *marked;	/* per shown column: it has marks */
 	size_t tree_col;	/* position in cols of the tree column */
 };
 
@@ -95,7 +108,8 @@ static void add_line(struct lines *l, const struct pm_table *t, size_t row,
 	PM_GROW(l->cells, l->alloc, (l->nr + 1) * l->ncols);
 	for (c = 0; c < l->ncols; c++)
 		l->cells[l->nr * l->ncols + c] =
-			text_cell(t, row, l->cols[c], c == l->tree_col ? prefix : NULL);
+			text_cell(t, row, l->cols[c], c == l->tree_col ? prefix : NULL,
+				  l->marked[c]);
 	l->nr++;
 }
 
@@ -135,14 +149,43 @@ static void add_padded(struct pm_strbuf *sb, const char *s, size_t width,
 }
 
 /* One line of cells; no trailing blanks, even after an empty last cell. */
+/* -t: the cells apart by the separator, which no cell then holds. */
+static void put_separated(struct pm_strbuf *sb, char **cells, size_t n,
+			  const char *sep)
+{
+	size_t seplen = strlen(sep);
+
+	for (size_t c = 0; c < n; c++) {
+		const char *s = cells[c];
+
+		if (c)
+			pm_strbuf__adds(sb, sep);
+		while (*s) {
+			if (seplen && !strncmp(s, sep, seplen)) {
+				pm_strbuf__addc(sb, '.');
+				s += seplen;
+			} else {
+				pm_strbuf__addc(sb, *s++);
+			}
+		}
+	}
+}
+
 static void put_line(FILE *out, const struct pm_table *t, char **cells,
 		     const struct lines *l, const size_t *width,
-		     const char *prefix)
+		     const char *prefix, const char *sep)
 {
 	struct pm_strbuf sb = PM_STRBUF_INIT;
 	size_t c;
 
 	pm_strbuf__adds(&sb, prefix);
+	if (sep) {
+		put_separated(&sb, cells, l->ncols, sep);
+		fputs(pm_strbuf__str(&sb), out);
+		putc('\n', out);
+		pm_strbuf__release(&sb);
+		return;
+	}
 	for (c = 0; c < l->ncols; c++) {
 		if (c)
 			pm_strbuf__adds(&sb, "  ");
@@ -172,23 +215,36 @@ static void render_table(const struct pm_table *t, FILE *out,
 	size_t ncols = pm_table__table_columns(t, cols), r, c, i;
 	size_t *width = pm_calloc(ncols + 1, sizeof(*width));
 	char **header = pm_calloc(ncols + 1, sizeof(*header));
+	bool *marked = pm_calloc(ncols + 1, sizeof(*marked));
 	bool perf = t->flags & PM_TABLE_PERF_HEADER;
 	const char *row_prefix = perf && !o->no_header ? "  " : "";
-	struct lines l = { .ncols = ncols, .cols = cols,
+	struct lines l = { .ncols = ncols, .cols = cols, .marked = marked,
 			   .tree_col = tree_column(t, cols, ncols) };
 	struct pm_strbuf indent = PM_STRBUF_INIT;
+	bool graphs = t->flags & (PM_TABLE_CALL_GRAPH | PM_TABLE_CALL_CHAINS |
+				  PM_TABLE_CALL_FOLDED);
+	char **after = NULL;	/* graphs: the text under each row */
 
 	for (c = 0; c < ncols; c++) {
+		marked[c] = column_marked(t, cols[c]);
 		header[c] = text_header(&t->cols[cols[c]]);
 		if (!o->no_header)
 			width[c] = display_width(header[c]);
 	}
+	if (graphs)
+		after = pm_calloc(t->nr_rows + 1, sizeof(*after));
 	for (r = 0; r < t->nr_rows && ncols; r++) {
 		const struct pm_table *kids = pm_table__children_of(t, r);
 
 		add_line(&l, t, r, NULL);
-		if (kids)
+		if (kids && graphs) {
+			struct pm_strbuf g = PM_STRBUF_INIT;
+
+			pm_table__call_graph_text(t, r, kids, &g);
+			after[r] = pm_strbuf__detach(&g);
+		} else if (kids) {
 			add_tree(&l, kids, &indent);
+		}
 	}
 	for (i = 0; i < l.nr; i++)
 		for (c = 0; c < ncols; c++) {
@@ -206,8 +262,8 @@ static void render_table(const struct pm_table *t, FILE *out,
 		fputs("#\n", out);
 	}
 	if (!o->no_header && ncols) {
-		put_line(out, t, header, &l, width, perf ? "# " : "");
-		if (perf) {
+		put_line(out, t, header, &l, width, perf ? "# " : "", o->separator);
+		if (perf && !o->separator) {
 			fputs("# ", out);
 			for (c = 0; c < ncols; c++) {
 				fputs(c ? "  " : "", out);
@@ -217,8 +273,15 @@ static void render_table(const struct pm_table *t, FILE *out,
 			fputs("\n#\n", out);
 		}
 	}
-	for (i = 0; i < l.nr; i++)
-		put_line(out, t, &l.cells[i * ncols], &l, width, row_prefix);
+	for (i = 0; i < l.nr; i++) {
+		put_line(out, t, &l.cells[i * ncols], &l, width,
+			 o->separator ? "" : row_prefix, o->separator);
+		if (after && after[i]) {	/* graphs: a line per row */
+			fputs(after[i], out);
+			free(after[i]);
+		}
+	}
+	free(after);
 
 	for (i = 0; i < l.nr * ncols; i++)
 		free(l.cells[i]);
@@ -228,12 +291,14 @@ static void render_table(const struct pm_table *t, FILE *out,
 	free(header);
 	free(width);
 	free(cols);
+	free(marked);
 	pm_strbuf__release(&indent);
 }
 
 static bool shown(const struct pm_table *t)
 {
-	return t->nr_rows || !(t->flags & PM_TABLE_OMIT_EMPTY);
+	return !(t->flags & PM_TABLE_JSON_ONLY) &&
+	       (t->nr_rows || !(t->flags & PM_TABLE_OMIT_EMPTY));
 }
 
 /* "# line", or a bare "#" for an empty one. */

@@ -151,7 +151,8 @@ void pm_report__truncate(struct pm_report *rep, size_t n)
 	if (!n)
 		return;
 	for (size_t i = 0; i < rep->nr_tables; i++)
-		if (!(rep->tables[i]->flags & PM_TABLE_WHOLE))
+		if (!(rep->tables[i]->flags &
+		      (PM_TABLE_WHOLE | PM_TABLE_JSON_ONLY)))
 			pm_table__truncate(rep->tables[i], n);
 }
 
@@ -312,6 +313,24 @@ static void copy_row(struct pm_table *dst, const struct pm_table *src,
 	}
 }
 
+struct pm_table *pm_table__copy(const struct pm_table *t, unsigned int show)
+{
+	struct pm_table *dst = pm_table__new();
+	int *map = pm_calloc(t->nr_cols + 1, sizeof(*map));
+	size_t n = 0;
+
+	for (size_t c = 0; c < t->nr_cols; c++) {
+		if (show && t->cols[c].show && !(t->cols[c].show & show))
+			continue;
+		pm_table__add_column(dst, &t->cols[c].desc);
+		map[n++] = (int)c;
+	}
+	for (size_t r = 0; r < t->nr_rows; r++)
+		copy_row(dst, t, r, map, 0);
+	free(map);
+	return dst;
+}
+
 static void set_merge_cell(struct pm_table *dst, const struct pm_table *src,
 			   const struct pm_report *rep, size_t from)
 {
@@ -379,22 +398,43 @@ static struct pm_table *stack(const struct pm_report *rep)
 	return t;
 }
 
+/* The report as the tabular formats see it: without its JSON-only
+ * tables. A shallow copy sharing all else; free view->tables. */
+static void tabular_view(const struct pm_report *rep, struct pm_report *view)
+{
+	*view = *rep;
+	view->tables = pm_calloc(rep->nr_tables + 1, sizeof(*view->tables));
+	view->nr_tables = 0;
+	for (size_t i = 0; i < rep->nr_tables; i++)
+		if (!(rep->tables[i]->flags & PM_TABLE_JSON_ONLY))
+			view->tables[view->nr_tables++] = rep->tables[i];
+}
+
 struct pm_table *pm_report__stacked(const struct pm_report *rep,
 				    const struct pm_table **single)
 {
-	bool merge = rep->has_merge && (rep->merge_always || rep->nr_tables > 1);
+	struct pm_report view;
+	struct pm_table *t = NULL;
+	bool merge;
 
 	*single = NULL;
-	if (!rep->nr_tables)
-		return NULL;
-	if (rep->nr_tables == 1 && !merge) {
-		*single = rep->tables[0];
-		return NULL;
-	}
-	return stack(rep);
+	tabular_view(rep, &view);
+	merge = view.has_merge && (view.merge_always || view.nr_tables > 1);
+	if (view.nr_tables == 1 && !merge)
+		*single = view.tables[0];
+	else if (view.nr_tables)
+		t = stack(&view);
+	free(view.tables);
+	return t;
 }
 
 struct pm_table *pm_report__merged(const struct pm_report *rep)
 {
-	return rep->nr_tables ? stack(rep) : NULL;
+	struct pm_report view;
+	struct pm_table *t;
+
+	tabular_view(rep, &view);
+	t = view.nr_tables ? stack(&view) : NULL;
+	free(view.tables);
+	return t;
 }

@@ -32,6 +32,16 @@ static void free_row(struct pm_table *t, size_t row)
 	pm_table__delete(t->kids[row]);
 }
 
+void pm_table_col__release(struct pm_table_col *c)
+{
+	free(c->name);
+	free(c->key);
+	free(c->unit);
+	free(c->null_text);
+	free(c->group);
+	free(c->subgroup);
+}
+
 void pm_table__delete(struct pm_table *t)
 {
 	size_t i;
@@ -43,16 +53,8 @@ void pm_table__delete(struct pm_table *t)
 	free(t->rows);
 	free(t->kids);
 	if (!t->shared_cols) {
-		for (i = 0; i < t->nr_cols; i++) {
-			struct pm_table_col *c = &t->cols[i];
-
-			free(c->name);
-			free(c->key);
-			free(c->unit);
-			free(c->null_text);
-			free(c->group);
-			free(c->subgroup);
-		}
+		for (i = 0; i < t->nr_cols; i++)
+			pm_table_col__release(&t->cols[i]);
 		free(t->cols);
 	}
 	for (i = 0; i < t->nr_comments; i++)
@@ -61,6 +63,7 @@ void pm_table__delete(struct pm_table *t)
 	free(t->title);
 	free(t->caption);
 	free(t->name);
+	free(t->tree_key);
 	pm_summary__release(&t->summary);
 	free(t);
 }
@@ -163,6 +166,12 @@ void pm_table__set_name(struct pm_table *t, const char *name)
 	t->name = name ? pm_strdup(name) : NULL;
 }
 
+void pm_table__set_tree_key(struct pm_table *t, const char *key)
+{
+	free(t->tree_key);
+	t->tree_key = key ? pm_strdup(key) : NULL;
+}
+
 const char *pm_table__name(const struct pm_table *t)
 {
 	return t->name ? t->name : "rows";
@@ -211,6 +220,8 @@ struct pm_table *pm_table__children(struct pm_table *t, size_t row)
 	k->cols = t->cols;
 	k->nr_cols = t->nr_cols;
 	k->shared_cols = true;
+	if (t->tree_key)
+		k->tree_key = pm_strdup(t->tree_key);
 	t->kids[row] = k;
 	return k;
 }
@@ -297,6 +308,7 @@ static int set_number(struct pm_table *t, size_t row, size_t col,
 		return -EINVAL;
 	}
 	c->state = PM_CELL_VALUE;
+	c->mark = 0;
 	return 0;
 }
 

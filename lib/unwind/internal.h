@@ -18,6 +18,9 @@
 #define UW_PLACE_BASE	0x4000000000000000ULL
 #define UW_PLACE_ALIGN	(1ULL << 32)
 
+/* Registers libdwfl keeps for a frame, at most (arm64's 97). */
+#define UW_MAX_REGS 128
+
 /* A PT_LOAD segment of a reported file, for reads outside the stack. */
 struct uw_load {
 	uint64_t vaddr, filesz, offset;
@@ -49,6 +52,40 @@ struct uw_space {
 	struct uw_module **by_addr;	/* reported ones, sorted by lo */
 	size_t nr_addr, alloc_addr;
 	uint64_t next_place;
+	struct pm_keymap rules;		/* placed pc -> struct uw_frame_rule */
+	size_t nr_rules;
+};
+
+/* How libdw says a register of the caller is found (rules.c). */
+enum uw_rule_kind {
+	UW_RULE_SAME,		/* the callee's value, if it has one */
+	UW_RULE_AT_CFA,		/* the word at CFA + value */
+	UW_RULE_CFA_PLUS,	/* CFA + value itself */
+	UW_RULE_REGISTER,	/* the callee's register `value` */
+};
+
+struct uw_reg_rule {
+	unsigned int regno;
+	enum uw_rule_kind kind;
+	uint64_t value;
+};
+
+/*
+ * libdw's answer for one placed pc. Not plain: a CFA or a register given
+ * by a DWARF expression, or no CFI there; libdwfl unwinds such a sample.
+ * Registers without a rule here end up unset (undefined, or libdw
+ * refused them), as in libdwfl.
+ */
+struct uw_frame_rule {
+	bool plain;
+	bool no_cfi;		/* neither .eh_frame nor .debug_frame has pc */
+	bool signal;		/* the CIE's 'S': a signal frame */
+	bool ra_undefined;	/* the return address is undefined: the end */
+	bool cfa_ok;		/* CFA = cfa_reg + cfa_off; false: none */
+	unsigned int ra;	/* the return address register */
+	uint64_t cfa_reg, cfa_off;
+	size_t nr;
+	struct uw_reg_rule regs[];	/* by register number */
 };
 
 /* A file the sample's process maps, as values were moved into it. */
@@ -86,6 +123,8 @@ struct pm_unwinder {
 	size_t nr_spaces;
 	struct uw_current cur;
 	struct pm_unwind_stats stats;
+	enum pm_unwind_mode mode;
+	char mismatch[256];		/* the first, in PM_UNWIND_CHECK mode */
 	/* ELF headers naming a machine, for libdwfl's backend choice */
 	struct uw_arch_elf {
 		uint16_t machine;
@@ -98,6 +137,13 @@ struct pm_unwinder {
 
 /* ---- registers (regs.c) ---- */
 
+/* arm64's perf registers for the sp and the pc. */
+#define PM_UW_ARM64_SP 31
+#define PM_UW_ARM64_PC 32
+
+/* The perf register of x86-64 DWARF register 0..16. */
+unsigned int pm_uw_x86_64_perf_reg(unsigned int dwarf);
+
 /* The value of perf register `idx` in a sample: true and *val, or false. */
 bool pm_uw_reg(const struct pm_regs *regs, unsigned int idx, uint64_t *val);
 /* The sampled pc and sp: false if the sample lacks either. */
@@ -108,6 +154,18 @@ bool pm_uw_set_registers(struct pm_unwinder *u, Dwfl_Thread *thread);
 /* A word of the stack bytes at addr (the stack starts at sp). */
 bool pm_uw_stack_word(const struct pm_unwind_input *in, uint64_t sp,
 		      uint64_t addr, uint64_t *val);
+
+/* ---- memory (unwind.c) ---- */
+
+/* A word of the sample's memory as libdwfl's memory_read gets it. */
+bool pm_uw_memory_read(struct pm_unwinder *u, uint64_t addr, uint64_t *val);
+
+/* ---- cached frame rules (rules.c) ---- */
+
+/* Unwind u->cur's sample on cached rules into u->cur.frames; false:
+ * libdwfl must unwind it (u->cur is then to be started afresh). */
+bool pm_uw_unwind_cached(struct pm_unwinder *u);
+void pm_uw_free_rules(struct uw_space *sp);
 
 /* ---- modules and places (modules.c) ---- */
 

@@ -23,13 +23,18 @@
 
 #define X86_IP 8
 #define X86_SP 7
-#define ARM64_SP 31
-#define ARM64_PC 32
+#define ARM64_SP PM_UW_ARM64_SP
+#define ARM64_PC PM_UW_ARM64_PC
 
 /* perf register of each x86-64 DWARF register 0..16. */
 static const unsigned char x86_64_dwarf[17] = {
 	0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, X86_IP,
 };
+
+unsigned int pm_uw_x86_64_perf_reg(unsigned int dwarf)
+{
+	return dwarf < sizeof(x86_64_dwarf) ? x86_64_dwarf[dwarf] : 64;
+}
 
 uint16_t pm_unwind__machine(const char *arch)
 {

@@ -11,6 +11,8 @@
  * unwinding does not depend on the host or on which file comes first.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,15 +48,12 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *dwfl_arg,
  * (at a placed address, or at a runtime one in a file's mapping). The
  * value is placed in turn: it may be a return address.
  */
-static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
-			void *dwfl_arg)
+bool pm_uw_memory_read(struct pm_unwinder *u, uint64_t addr, uint64_t *val)
 {
-	struct pm_unwinder *u = dwfl_arg;
 	struct uw_current *c = &u->cur;
 	const struct uw_module *m;
 	uint64_t v;
 
-	(void)dwfl;
 	if (!pm_uw_stack_word(c->in, c->sp, addr, &v)) {
 		m = pm_uw_module_at(c->space, addr);
 		if (!m) {
@@ -64,7 +63,19 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 		if (!pm_uw_file_word(m, addr, c->in->big_endian, &v))
 			return false;
 	}
-	*result = pm_uw_place(u, v);
+	*val = pm_uw_place(u, v);
+	return true;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
+			void *dwfl_arg)
+{
+	uint64_t v;
+
+	(void)dwfl;
+	if (!pm_uw_memory_read(dwfl_arg, addr, &v))
+		return false;
+	*result = v;
 	return true;
 }
 
@@ -122,6 +133,7 @@ static void space_free(struct uw_space *sp)
 		return;
 	if (sp->dwfl)
 		dwfl_end(sp->dwfl);
+	pm_uw_free_rules(sp);
 	pm_uw_free_modules(sp);
 	free(sp);
 }
@@ -199,6 +211,105 @@ static size_t no_input(struct pm_unwinder *u, struct pm_unwind_result *res,
 	return 0;
 }
 
+/* A fresh start for the sample in u->cur. */
+static void start(struct pm_unwinder *u, struct uw_space *space,
+		  pm_unwind_find_map_fn find_map, void *arg,
+		  const struct pm_unwind_input *in, uint64_t sp,
+		  struct pm_unwind_frame *frames, size_t max)
+{
+	struct uw_current *c = &u->cur;
+
+	memset(c, 0, sizeof(*c));
+	c->space = space;
+	c->find_map = find_map;
+	c->arg = arg;
+	c->in = in;
+	c->sp = sp;
+	c->frames = frames;
+	c->max = max;
+}
+
+/* The sample in u->cur, step by step through libdwfl. */
+static void unwind_libdwfl(struct pm_unwinder *u)
+{
+	struct uw_current *c = &u->cur;
+	int ret;
+
+	ret = dwfl_getthread_frames(c->space->dwfl,
+				    c->in->tid > 0 ? c->in->tid : 1, on_frame, u);
+	if (ret < 0 && !c->failed) {
+		c->failed = true;
+		pm_error__fmt(&c->err, PM_EFORMAT, "%s", dwfl_errmsg(-1));
+	}
+}
+
+/* On cached rules where every step has plain ones, else libdwfl. */
+static void unwind_cached(struct pm_unwinder *u)
+{
+	struct uw_current saved = u->cur;
+
+	if (pm_uw_unwind_cached(u)) {
+		u->stats.cached++;
+		return;
+	}
+	u->cur = saved;
+	unwind_libdwfl(u);
+}
+
+/* The frames of two unwinds of one sample: how many agree from the top. */
+static size_t same_frames(const struct uw_current *a, const struct uw_current *b)
+{
+	size_t i = 0;
+
+	while (i < a->nr && i < b->nr && a->frames[i].ip == b->frames[i].ip &&
+	       a->frames[i].activation == b->frames[i].activation)
+		i++;
+	return i;
+}
+
+static void describe(char *buf, size_t size, const char *what,
+		     const struct uw_current *a, const struct uw_current *b)
+{
+	size_t i = same_frames(a, b);
+
+	snprintf(buf, size,
+		 "tid %d, pc %#" PRIx64 ": %s: %zu frames (%s) on cached rules, %zu (%s) through libdwfl; first difference at frame %zu: %#" PRIx64 " against %#" PRIx64,
+		 (int)a->in->tid, a->nr ? a->frames[0].ip : 0, what,
+		 a->nr, a->limit ? "limit" : a->failed ? "failed" : "end", b->nr,
+		 b->limit ? "limit" : b->failed ? "failed" : "end", i,
+		 i < a->nr ? a->frames[i].ip : 0, i < b->nr ? b->frames[i].ip : 0);
+}
+
+/* Both ways; the libdwfl frames are returned, the cached ones compared. */
+static void unwind_check(struct pm_unwinder *u)
+{
+	struct pm_unwind_frame mine[PM_UNWIND_MAX_FRAMES];
+	struct uw_current saved = u->cur, cached;
+	bool same;
+
+	u->cur.frames = mine;
+	u->cur.max = PM_MIN(saved.max, PM_ARRAY_SIZE(mine));
+	if (!pm_uw_unwind_cached(u)) {
+		u->cur = saved;
+		unwind_libdwfl(u);
+		return;
+	}
+	cached = u->cur;
+	u->cur = saved;
+	unwind_libdwfl(u);
+	u->stats.cached++;
+	u->stats.checked++;
+	same = cached.nr == u->cur.nr && cached.limit == u->cur.limit &&
+	       cached.failed == u->cur.failed &&
+	       same_frames(&cached, &u->cur) == cached.nr;
+	if (!same) {
+		u->stats.mismatched++;
+		if (!u->mismatch[0])
+			describe(u->mismatch, sizeof(u->mismatch), "differ",
+				 &cached, &u->cur);
+	}
+}
+
 size_t pm_unwinder__unwind(struct pm_unwinder *u,
 			   pm_unwind_find_map_fn find_map, void *arg,
 			   const struct pm_unwind_input *in,
@@ -207,8 +318,8 @@ size_t pm_unwinder__unwind(struct pm_unwinder *u,
 {
 	struct uw_current *c = &u->cur;
 	struct pm_error err = { 0 };
+	struct uw_space *space;
 	uint64_t pc, sp;
-	int ret;
 
 	u->stats.samples++;
 	if (!max)
@@ -220,23 +331,25 @@ size_t pm_unwinder__unwind(struct pm_unwinder *u,
 					in->machine == PM_EM_AARCH64 ?
 				"the sample lacks the pc or sp register, or is not of a 64-bit task" :
 				"unwinding knows x86-64 and arm64 recordings only");
-	memset(c, 0, sizeof(*c));
-	c->find_map = find_map;
-	c->arg = arg;
-	c->in = in;
-	c->sp = sp;
-	c->frames = frames;
-	c->max = max;
-	c->space = space_get(u, in, &err);
-	if (!c->space)
+	space = space_get(u, in, &err);
+	if (!space)
 		return no_input(u, res, err.msg);
-	ret = dwfl_getthread_frames(c->space->dwfl, in->tid > 0 ? in->tid : 1,
-				    on_frame, u);
-	if (ret < 0 && !c->failed) {
-		c->failed = true;
-		pm_error__fmt(&c->err, PM_EFORMAT, "%s", dwfl_errmsg(-1));
+	start(u, space, find_map, arg, in, sp, frames, max);
+	switch (u->mode) {
+	case PM_UNWIND_LIBDWFL:
+		unwind_libdwfl(u);
+		break;
+	case PM_UNWIND_CHECK:
+		unwind_check(u);
+		break;
+	default:
+		unwind_cached(u);
+		break;
 	}
 	u->stats.frames += c->nr;
+	u->stats.rules = 0;
+	for (size_t i = 0; i < u->nr_spaces; i++)
+		u->stats.rules += u->spaces[i]->nr_rules;
 	if (c->failed)
 		u->stats.failed++;
 	if (res) {
@@ -245,6 +358,16 @@ size_t pm_unwinder__unwind(struct pm_unwinder *u,
 		res->err = c->err;
 	}
 	return c->nr;
+}
+
+void pm_unwinder__set_mode(struct pm_unwinder *u, enum pm_unwind_mode mode)
+{
+	u->mode = mode;
+}
+
+const char *pm_unwinder__mismatch(const struct pm_unwinder *u)
+{
+	return u->mismatch[0] ? u->mismatch : NULL;
 }
 
 struct pm_unwinder *pm_unwinder__new(void)

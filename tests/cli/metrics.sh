@@ -66,7 +66,7 @@ assert ci[0] <= v <= ci[1], (ci, v)
 	check_eq "task: TSV keeps Arm's order (Symbol, #, ...)" "Symbol	#	DIS%" \
 		"$("$PMPROF" metrics --format tsv -i "$f" | head -1 | cut -f1-3)"
 	check "task: table has the summary line" sh -c \
-		"'$PMPROF' metrics -i '$f' | grep -q '^# windows used [0-9]*, discarded 0, opening samples [0-9]*, throttles 0, lost 0'"
+		"'$PMPROF' metrics -i '$f' | grep -q '^# windows used [0-9]*, discarded 0, opening samples [0-9]*, throttles 0 (the kernel.s), burst stops 0, lost 0 (0 samples)'"
 	check "task: --match callchain runs" "$PMPROF" metrics --mode discard --match callchain -i "$f"
 
 	# Without GROUP_DESC (older or other tools' files, captures that lost

@@ -51,6 +51,50 @@ cpi = f[\"isb\"][\"metrics\"][\"CPI\"]
 assert abs(cpi[\"truth\"] - 20.1) < 0.5 and abs(cpi[\"error\"]) < 5, cpi
 assert d[\"kept\"] + d[\"discarded\"] == d[\"windows\"]
 '"
+# The error only where the truth puts enough events in the windows: the
+# expected count is the truth's rate times the windows' instructions,
+# computed here from pmprof metrics' counts of the same file.
+"$PMPROF" sim -q arm-benchmark --iterations 4000 -e "{cycles/period=1000000,hf-period=300/,$G" \
+	-o e.data --compare --format json >e.json
+"$PMPROF" metrics -i e.data --format json >e.metrics.json
+check "sim: --compare reports an error only where it can be measured" python3 -c '
+import json
+d = json.load(open("e.json"))
+mf = {f["symbol"]: f for f in json.load(open("e.metrics.json"))["functions"]}
+seen_small = seen_big = 0
+for f in d["functions"]:
+    ins = mf[f["symbol"]]["counts"]["instructions"]
+    for k, scale in (("BMKI", 1000.0), ("CMKI", 1000.0), ("CPI", 1.0)):
+        m = f["metrics"][k]
+        if m["truth"] is None or m["measured"] is None:
+            continue
+        want = m["truth"] / scale * ins
+        assert abs(m["expected_events"] - want) < 1e-6 * max(want, 1), (f["symbol"], k, m, want)
+        if want < 20:
+            assert m["error"] is None and m["measurable"] is False, (f["symbol"], k, m)
+            seen_small += 1
+        else:
+            assert m["measurable"] is True and m["truth"] != 0 and \
+                abs(m["error"] - 100 * (m["measured"] - m["truth"]) / m["truth"]) < 1e-9, (f["symbol"], k, m)
+            seen_big += 1
+# the dividers BMKI 0.02: no error; branch_mispredicts BMKI 33 and every CPI: one
+assert seen_small >= 5 and seen_big >= 8, (seen_small, seen_big)
+assert d["functions"][0]["metrics"]["%CY"]["measurable"] is True
+'
+"$PMPROF" sim -q arm-benchmark --iterations 4000 -e "{cycles/period=1000000,hf-period=300/,$G" \
+	-o e.data --compare >e.txt
+check "sim: --compare says why some errors are left out" \
+	grep -Eq '^# err left out in [0-9]+ cells where the truth puts under 20 events in the function.s windows' e.txt
+check "sim: --compare of the topdown model: the level 1 beside the truth, in points" sh -c "
+	\"$PMPROF\" sim -q topdown --iterations 3000 -o td.data --compare --format json \
+		-e '{cycles/period=1000000,hf-period=300/,r8,r3e,r3d,r3b,r3a}:uS' |
+	python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+f = {x[\"symbol\"]: x for x in d[\"functions\"]}[\"backend_bound\"][\"metrics\"]
+be = f[\"BE%\"]
+assert abs(be[\"truth\"] - 86) < 1 and abs(be[\"difference\"] - (be[\"measured\"] - be[\"truth\"])) < 1e-9 and abs(be[\"difference\"]) < 3, be
+'"
 check "sim: --compare table" sh -c "
 	\"$PMPROF\" sim -q arm-benchmark --iterations 500 -e '{cycles/period=100000/,$G' -o t.data --compare | grep -q '^isb '"
 
@@ -83,4 +127,4 @@ check "sim: the bad model's message names the problem" grep -q 'needs "instructi
 "$PMPROF" sim arm-benchmark -e 'cycles/period=100,hf-period=200/' -o x.data 2>err; check_eq "sim: hf-period above the period" 1 $?
 "$PMPROF" sim arm-benchmark -e '{cycles/period=1000/,ref-cycles}:S' -o x.data 2>err; check_eq "sim: an event the model lacks" 1 $?
 check "sim: the message names the event" grep -q 'ref-cycles' err
-check_eq "sim: --list" "arm-benchmark resonant" "$("$PMPROF" sim --list | tr '\n' ' ' | sed 's/ $//')"
+check_eq "sim: --list" "arm-benchmark resonant topdown" "$("$PMPROF" sim --list | tr '\n' ' ' | sed 's/ $//')"

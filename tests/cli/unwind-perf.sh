@@ -2,12 +2,14 @@
 # DWARF call chains against perf. Real programs are recorded here with
 # `perf record --call-graph dwarf` and `pmprof record --call-graph dwarf`:
 # a C program with a known call structure (one thread, three threads), a
-# C++ one, python3. `pmprof report --children` must give the rows of
+# C++ one, python3, a shell forking and execing. Every sample unwinds to
+# the same frames on cached frame rules as step by step through libdwfl. `pmprof report --children` must give the rows of
 # `perf report --children --no-inline --stdio`, row for row (Children and
 # Self to the hundredth of a percent), and the exact Children and Self
 # period of every symbol that perf's own call chains (perf script) add up
 # to. With --inline, the program's own rows against perf's --inline
-# chains. Frame-pointer recordings keep giving perf's numbers; a
+# chains. The -g caller and callee trees are perf's (cg_tree.py), in text
+# and JSON. Frame-pointer recordings keep giving perf's numbers; a
 # recording without call chains says so.
 . "$(dirname "$0")/../lib.sh"
 
@@ -83,6 +85,46 @@ counts() {
 	fi
 }
 
+# ucheck NAME: every sample unwound on cached frame rules and step by step
+# through libdwfl gives the same frames (--unwind-check compares them),
+# and most samples are unwound on cached rules.
+ucheck() {
+	local line n checked differ
+	"$PMPROF" report -i "$TMP/$1.data" --children --unwind-check \
+		>/dev/null 2>"$TMP/$1.ucheck"
+	line=$(grep '^pmprof: unwind check: [0-9]' "$TMP/$1.ucheck")
+	read -r n checked differ <<<"$(sed -E 's/^pmprof: unwind check: ([0-9]+) samples, ([0-9]+) unwound both ways, ([0-9]+) differ.*/\1 \2 \3/' <<<"$line")"
+	if [ -z "$line" ] || [ "${n:-0}" -lt 20 ]; then
+		not_ok "$1: --unwind-check: $(head -2 "$TMP/$1.ucheck")"
+	elif [ "$differ" = 0 ] && [ $((checked * 2)) -ge "$n" ]; then
+		ok "$1: cached frame rules give libdwfl's frames ($checked of $n samples both ways)"
+	else
+		not_ok "$1: cached rules against libdwfl: $(cat "$TMP/$1.ucheck")"
+	fi
+}
+
+# trees NAME: the call-graph trees of -g caller and callee, with and
+# without --children, are perf's (the same paths with the same shares,
+# tests/tools/cg_tree.py), in text and in JSON's nested nodes.
+trees() {
+	local d="$TMP/$1.data" cg="$TOP/tests/tools/cg_tree.py" g ch t
+	for g in caller callee; do
+		for ch in --children --no-children; do
+			t="$TMP/$1.tree$g$ch"
+			perf report -i "$d" --stdio --no-inline --sort dso,sym $ch \
+				-g "graph,0.5,$g" >"$t.perf" 2>/dev/null &&
+				"$PMPROF" report -i "$d" $ch -g "graph,0.5,$g" >"$t.pmprof" 2>/dev/null &&
+				"$PMPROF" report -i "$d" $ch -g "graph,0.5,$g" --format json \
+					>"$t.json" 2>/dev/null ||
+				{ not_ok "$1: -g $g $ch: a report failed"; continue; }
+			check "$1: -g $g $ch: the trees are perf's" \
+				python3 "$cg" "$t.perf" "$t.pmprof"
+			check "$1: -g $g $ch: JSON's nested nodes are perf's trees" \
+				python3 "$cg" --json "$t.perf" "$t.json"
+		done
+	done
+}
+
 # callers NAME SYMBOL: SYMBOL is a caller of (nearly) every sample.
 callers() {
 	if "$PMPROF" report -i "$TMP/$1.data" --children --format csv |
@@ -95,11 +137,15 @@ callers() {
 
 if rec single perf --call-graph dwarf -- "$prog" single; then
 	callers single main
+	ucheck single
 	rows single
+	trees single
 	counts single report-prog
 fi
 rec threads perf --call-graph dwarf -- "$prog" threads && {
+	ucheck threads
 	rows threads
+	trees threads
 	counts threads
 	# the threads' own callers, unwound on the threads' stacks
 	"$PMPROF" report -i "$TMP/threads.data" --children --format csv --sort sym >"$TMP/threads.csv"
@@ -112,7 +158,9 @@ rec threads perf --call-graph dwarf -- "$prog" threads && {
 }
 rec cxx perf --call-graph dwarf -- "$TMP/unwind-cxx" 15 && {
 	callers cxx 'shapes::total<shapes::Shape>'
+	ucheck cxx
 	rows cxx
+	trees cxx
 	counts cxx
 }
 # python3 itself, not a wrapper script; its interpreter stacks are deeper
@@ -129,21 +177,35 @@ s = 0
 for i in range(25): s += fib(17) + len(json.dumps(list(range(3000))))
 os.kill(os.getpid(), signal.SIGKILL)'
 if [ -s "$TMP/python.data" ]; then
+	ucheck python
 	rows python
+	trees python
 	counts python
 fi
 rec pm-single pmprof --call-graph dwarf -- "$prog" single && {
 	callers pm-single main
+	ucheck pm-single
 	rows pm-single
+	trees pm-single
 	counts pm-single
 }
 rec pm-threads pmprof --call-graph dwarf -- "$prog" threads && {
+	ucheck pm-threads
 	rows pm-threads
+	trees pm-threads
 	counts pm-threads
 }
+# Processes forked and exec'd: samples at ld.so's entry point (no CFI, no
+# frame pointer: the chain ends in an error, on cached rules too), in PLT
+# stubs (CFA expressions: libdwfl's), in many address spaces.
+rec forks perf --call-graph dwarf -- sh -c \
+	'i=0; while [ $i -lt 300 ]; do echo $i | tr 0-9 a-j >/dev/null; i=$((i + 1)); done' &&
+	ucheck forks
+
 # Frame pointers: the kernel's call chains, as before.
 rec fp perf -g -- "$TMP/report-prog-fp" single && {
 	rows fp
+	trees fp
 	counts fp
 }
 

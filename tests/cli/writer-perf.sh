@@ -7,6 +7,8 @@
 #     callchains, and a pipe stream: `perf report --header-only`,
 #     `perf report -D` and `perf script` read them without a word on
 #     stderr, and show the expected samples, as `pmprof dump` does;
+#   - CPU_PMU_CAPS and PMU_CAPS (caps of the "cpu" PMU and of another)
+#     read by perf as the test wrote them;
 #   - 144-byte attrs (hf_sample): perf 6.1 refuses them, pmprof reads
 #     them and `pmprof info` shows hf_sample_period and hf_sample_rand.
 . "$(dirname "$0")/../lib.sh"
@@ -48,7 +50,12 @@ for f in le.data be.data le-cc.data be-cc.data le-64.data be-96.data le-pipe.dat
 	fi
 	quiet "writer-perf-$n-header-quiet" "$n.hdr.err"
 	case $n in pipe*|*pipe) ;; *)
-		check "writer-perf-$n-header-arch" grep -q '^# arch : x86_64' "$n.hdr" ;;
+		check "writer-perf-$n-header-arch" grep -q '^# arch : x86_64' "$n.hdr"
+		# the PMU capabilities the test wrote, as perf decodes them
+		check "writer-perf-$n-header-cpu-caps" \
+			grep -qx '# cpu pmu capabilities: max_precise=3, branches=32' "$n.hdr"
+		check "writer-perf-$n-header-pmu-caps" \
+			grep -qx '# armv8_pmuv3_0 pmu capabilities: slots=0x00000005' "$n.hdr" ;;
 	esac
 
 	perf_in "$f" report -D >"$n.D" 2>"$n.D.err"

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "pmprof/evspec.h"
+#include "pmprof/strbuf.h"
 
 static char root[4096];
 
@@ -145,20 +146,14 @@ static void check_list(const struct pm_evspec_list *l, size_t base)
 /* An error points into the string and says something. */
 static void check_error(const char *str, const struct pm_error *err)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	struct pm_strbuf sb = PM_STRBUF_INIT;
 
 	if (!err->has_offset || err->offset > strlen(str) || !err->msg[0])
 		abort();
-	f = open_memstream(&text, &len);
-	if (!f)
+	pm_evspec__format_error(&sb, "fuzz: ", str, err);
+	if (!strstr(pm_strbuf__str(&sb), err->msg))
 		abort();
-	pm_evspec_error_print(f, "fuzz: ", str, err);
-	fclose(f);
-	if (!strstr(text, err->msg))
-		abort();
-	free(text);
+	pm_strbuf__release(&sb);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

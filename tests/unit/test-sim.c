@@ -197,6 +197,90 @@ static void test_model_errors(void **state)
 	bad_model("{" F1 "}], \"interrupt\": {\"cycles\": 1e10}}", "interrupt.cycles: at most 1e+09");
 	bad_model("{" F1 "}], \"timeslice_ms\": 1e7}", "timeslice_ms: at most 1e+06");
 	bad_model("{" F1 "}], \"ghz\": 1000}", "ghz");
+	/* top-down: the slots are the model's, the fractions the functions' */
+	bad_model("{" F1 ", \"topdown\": {\"frontend\": 0.5}}]}", "needs the model's \"slots\"");
+	bad_model("{" F1 "}], \"slots\": 17}", "from 1 to 16");
+	bad_model("{\"slots\": 4, " F1 ", \"topdown\": {\"frontend\": 0.6, \"backend\": 0.5}}]}",
+		  "more than the whole");
+	bad_model("{\"slots\": 4, " F1 ", \"topdown\": {\"frontend\": 1.5}}]}",
+		  "f.topdown.frontend: at most 1");
+	bad_model("{\"slots\": 4, " F1 ", \"topdown\": {\"front\": 0.5}}]}", "unknown key 'front'");
+	bad_model("{\"slots\": 4, " F1 ", \"per_ki\": {\"op_spec\": 5}}]}", "not per_ki");
+	bad_model("{\"slots\": 4, " F1 ", \"per_ki\": {\"topdown-fe-bound\": 5}}]}", "not per_ki");
+	bad_model("{\"slots\": 4, " F1 ", \"after_interrupt\": {\"stall_slot\": 5}}]}",
+		  "stall the backend");
+}
+
+/*
+ * The top-down model: every slot is in exactly one of the four parts, the
+ * vendors' events are their sums, and each function's truth is the
+ * fraction its model draws (means within 3 standard errors of the draws'
+ * sd over its calls).
+ */
+static void test_topdown_truth(void **state)
+{
+	static const struct { const char *fn; double fe, be, bad; } want[] = {
+		{ "frontend_bound", 0.70, 0.12, 0.08 },
+		{ "backend_bound", 0.04, 0.86, 0.04 },
+		{ "bad_speculation", 0.19, 0.10, 0.55 },
+		{ "retiring", 0.08, 0.09, 0.03 },
+	};
+	struct pm_sim_model *m = load("topdown");
+	struct pm_sim_result res;
+	int st[PM_SIM_TDS__NR];
+	size_t i, k;
+
+	(void)state;
+	assert_int_equal(m->slots, 5);
+	for (k = 0; k < PM_SIM_TDS__NR; k++) {
+		st[k] = pm_sim_model__stream(m, pm_sim_td_stream_names[k]);
+		assert_int_equal(st[k], m->td_stream[k]);
+		assert_true(st[k] > 1);
+	}
+	/* the vendors' names are the same streams */
+	assert_int_equal(pm_sim_model__stream(m, "topdown-fe-bound"), st[PM_SIM_TDS_FE]);
+	assert_int_equal(pm_sim_model__stream(m, "topdown-retiring"), st[PM_SIM_TDS_RETIRED]);
+	assert_int_equal(pm_sim_model__stream(m, "de_src_op_disp.all"), st[PM_SIM_TDS_SPEC]);
+	assert_int_equal(pm_sim_model__stream(m, "ls_not_halted_cyc"), PM_SIM_CYCLES);
+	run(m, "{cycles/period=200000/,r3e,r3d,r3b,r3a,r23}:uS", path("td.data"), 2000, 5, &res);
+	for (i = 0; i < res.nr_funcs; i++) {
+		const uint64_t *c = res.funcs[i].counts;
+		uint64_t all = c[st[PM_SIM_TDS_SLOTS]];
+
+		assert_int_equal(all, 5 * c[PM_SIM_CYCLES]);
+		assert_int_equal(c[st[PM_SIM_TDS_STALL]], c[st[PM_SIM_TDS_FE]] + c[st[PM_SIM_TDS_BE]]);
+		assert_int_equal(c[st[PM_SIM_TDS_SPEC]],
+				 c[st[PM_SIM_TDS_RETIRED]] + c[st[PM_SIM_TDS_BAD]]);
+		assert_int_equal(all, c[st[PM_SIM_TDS_STALL]] + c[st[PM_SIM_TDS_SPEC]]);
+		for (k = 0; k < PM_ARRAY_SIZE(want); k++) {
+			double v;
+
+			if (strcmp(res.funcs[i].name, want[k].fn))
+				continue;
+			/* 2000 calls, sd 0.01-0.02 each: the mean is within
+			 * 0.002 of the model's, the after-interrupt episodes
+			 * (all backend) move it by far less */
+			assert_int_equal(pm_sim_result__metric(&res, (long)i, "FE%", &v), 0);
+			assert_true(fabs(v - 100 * want[k].fe) < 0.3);
+			assert_int_equal(pm_sim_result__metric(&res, (long)i, "BE%", &v), 0);
+			assert_true(fabs(v - 100 * want[k].be) < 0.3);
+			assert_int_equal(pm_sim_result__metric(&res, (long)i, "BAD%", &v), 0);
+			assert_true(fabs(v - 100 * want[k].bad) < 0.3);
+			assert_int_equal(pm_sim_result__metric(&res, (long)i, "RET%", &v), 0);
+			assert_true(fabs(v - 100 * (1 - want[k].fe - want[k].be - want[k].bad)) < 0.5);
+			/* whole-cycle stalls: the frontend fraction of cycles */
+			assert_true(fabs((double)c[st[PM_SIM_TDS_STALL_FE_CYCLES]] /
+					 (double)c[PM_SIM_CYCLES] - want[k].fe) < 0.003);
+		}
+	}
+	pm_sim_result__exit(&res);
+	/* a model without slots has neither the streams nor the metrics */
+	pm_sim_model__delete(m);
+	m = load("arm-benchmark");
+	assert_int_equal(m->slots, 0);
+	assert_int_equal(m->td_stream[PM_SIM_TDS_SLOTS], -1);
+	assert_int_equal(pm_sim_model__stream(m, "slots"), -1);
+	pm_sim_model__delete(m);
 }
 
 /* A model's draws stay in its field's range, even a normal's far tail. */
@@ -703,6 +787,7 @@ int main(void)
 		cmocka_unit_test(test_model_errors),
 		cmocka_unit_test(test_distributions),
 		cmocka_unit_test(test_truth_adds_up),
+		cmocka_unit_test(test_topdown_truth),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_published_shape),
 		cmocka_unit_test(test_resonance),

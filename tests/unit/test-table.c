@@ -632,6 +632,58 @@ static void test_trees(void **state)
 	pm_report__delete(rep);
 }
 
+/* A copy: the columns of a format, every row and tree, null cells null;
+ * sorting and cutting it leaves the original as it was. */
+static void test_copy(void **state)
+{
+	struct pm_table *t = pm_table__new(), *c, *kids;
+	size_t r;
+
+	(void)state;
+	pm_table__add_col(t, "n", NULL, PM_COL_U64);
+	pm_table__add_column(t, &(struct pm_table_column){ .name = "Symbol", .key = "symbol",
+			     .type = PM_COL_STRING, .show = PM_SHOW_TABLE });
+	pm_table__add_column(t, &(struct pm_table_column){ .name = "Symbol", .key = "symbol",
+			     .type = PM_COL_STRING, .show = PM_SHOW_JSON });
+	pm_table__add_col(t, "share", NULL, PM_COL_PERCENT);
+	r = pm_table__add_row(t);
+	pm_table__set_u64(t, r, 0, 5);
+	pm_table__set_str(t, r, 1, "[.] b");
+	pm_table__set_str(t, r, 2, "b");
+	pm_table__set_double(t, r, 3, 62.5);
+	kids = pm_table__children(t, r);
+	pm_table__set_u64(kids, pm_table__add_row(kids), 0, 4);
+	r = pm_table__add_row(t);
+	pm_table__set_u64(t, r, 0, 3);
+	pm_table__set_str(t, r, 1, "[.] a");
+	pm_table__set_null(t, r, 3);
+
+	c = pm_table__copy(t, PM_SHOW_TABLE);
+	assert_int_equal(pm_table__nr_columns(c), 3);
+	assert_string_equal(pm_table__column(c, 1)->name, "Symbol");
+	assert_int_equal(pm_table__column(c, 1)->show, PM_SHOW_TABLE);
+	assert_int_equal(pm_table__column(c, 2)->type, PM_COL_PERCENT);
+	assert_int_equal(pm_table__nr_rows(c), 2);
+	assert_string_equal(pm_table__get_str(c, 0, 1), "[.] b");
+	assert_true(pm_table__get_double(c, 0, 2) == 62.5);
+	assert_true(pm_table__is_null(c, 1, 2));
+	assert_non_null(pm_table__children_of(c, 0));
+	assert_ptr_not_equal(pm_table__children_of(c, 0), kids);
+	assert_int_equal(pm_table__get_u64(pm_table__children_of(c, 0), 0, 0), 4);
+	pm_table__sort(c, 1, false);
+	pm_table__truncate(c, 1);
+	assert_string_equal(pm_table__get_str(c, 0, 1), "[.] a");
+	assert_int_equal(pm_table__nr_rows(t), 2);
+	assert_string_equal(pm_table__get_str(t, 0, 1), "[.] b");
+	pm_table__delete(c);
+	/* 0: every column */
+	c = pm_table__copy(t, 0);
+	assert_int_equal(pm_table__nr_columns(c), 4);
+	assert_string_equal(pm_table__get_str(c, 0, 2), "b");
+	pm_table__delete(c);
+	pm_table__delete(t);
+}
+
 /* Columns for one format, nested JSON, optional members, null texts. */
 static void test_column_kinds(void **state)
 {
@@ -817,6 +869,7 @@ int main(void)
 		cmocka_unit_test(test_api_errors),
 		cmocka_unit_test(test_cli_formats),
 		cmocka_unit_test(test_trees),
+		cmocka_unit_test(test_copy),
 		cmocka_unit_test(test_column_kinds),
 		cmocka_unit_test(test_report_layout),
 		cmocka_unit_test(test_omit_empty),

@@ -209,16 +209,13 @@ static void write_recording(const struct snap *s, const char *path,
 	pm_kit__save(k, NULL);
 }
 
-/* The recording's one sample: its call chain's addresses and function
- * names (malloc()ed: free them). */
-static size_t chain_of(const char *path, const struct pm_session_opts *so,
-		       uint64_t *ips, char **names, size_t max)
+/* The recording's first sample, processed; its session. */
+static struct pm_session *first_sample(const char *path,
+				       const struct pm_session_opts *so)
 {
 	struct pm_session *sess;
 	struct pm_error err = { 0 };
 	struct pm_record rec;
-	const struct pm_addr_loc *cc;
-	size_t n = 0;
 	int ret;
 
 	assert_int_equal(pm_session__open(&sess, path, so, &err), 0);
@@ -226,6 +223,52 @@ static size_t chain_of(const char *path, const struct pm_session_opts *so,
 		if (pm_session__process(sess, &rec, &err) == 1)
 			break;
 	assert_int_equal(ret, 1);
+	return sess;
+}
+
+/*
+ * The same sample unwound step by step through libdwfl and on cached
+ * rules (PM_UNWIND_CHECK compares them frame by frame): the same chain.
+ */
+static void check_both_ways(const char *path, const struct pm_session_opts *so,
+			    const uint64_t *ips, size_t n)
+{
+	struct pm_session_opts co = *so;
+	const struct pm_unwind_stats *st;
+	const struct pm_addr_loc *cc;
+	struct pm_session *sess;
+
+	co.unwind_mode = PM_UNWIND_CHECK;
+	sess = first_sample(path, &co);
+	assert_int_equal(pm_session__callchain(sess, &cc), n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(cc[i].ip, ips[i]);
+	st = pm_session__unwind_stats(sess);
+	assert_non_null(st);
+	if (st->mismatched)
+		fail_msg("%s: %s", path, pm_session__unwind_mismatch(sess));
+	assert_null(pm_session__unwind_mismatch(sess));
+	pm_session__delete(sess);
+	co.unwind_mode = PM_UNWIND_LIBDWFL;
+	sess = first_sample(path, &co);
+	assert_int_equal(pm_session__callchain(sess, &cc), n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(cc[i].ip, ips[i]);
+	assert_int_equal(pm_session__unwind_stats(sess)->cached, 0);
+	pm_session__delete(sess);
+}
+
+/* The recording's one sample: its call chain's addresses and function
+ * names (malloc()ed: free them); *cached: unwound on cached rules. The
+ * same chain comes step by step through libdwfl. */
+static size_t chain_of_cached(const char *path, const struct pm_session_opts *so,
+			      uint64_t *ips, char **names, size_t max,
+			      bool *cached)
+{
+	struct pm_session *sess = first_sample(path, so);
+	const struct pm_addr_loc *cc;
+	size_t n;
+
 	n = PM_MIN(pm_session__callchain(sess, &cc), max);
 	for (size_t i = 0; i < n; i++) {
 		ips[i] = cc[i].ip;
@@ -233,8 +276,19 @@ static size_t chain_of(const char *path, const struct pm_session_opts *so,
 	}
 	assert_non_null(pm_session__unwind_stats(sess));
 	assert_int_equal(pm_session__unwind_stats(sess)->samples, 1);
+	*cached = pm_session__unwind_stats(sess)->cached == 1;
 	pm_session__delete(sess);
+	if (n < max)
+		check_both_ways(path, so, ips, n);
 	return n;
+}
+
+static size_t chain_of(const char *path, const struct pm_session_opts *so,
+		       uint64_t *ips, char **names, size_t max)
+{
+	bool cached;
+
+	return chain_of_cached(path, so, ips, names, max, &cached);
 }
 
 static void free_names(char **names, size_t n)
@@ -256,8 +310,14 @@ static void check_unwinds(const struct snap *s, const char *data,
 {
 	uint64_t ips[PM_UNWIND_MAX_FRAMES];
 	char *names[PM_UNWIND_MAX_FRAMES];
-	size_t n = chain_of(data, so, ips, names, PM_UNWIND_MAX_FRAMES);
+	bool cached;
+	size_t n = chain_of_cached(data, so, ips, names, PM_UNWIND_MAX_FRAMES,
+				   &cached);
 	int want = frames ? frames : s->nbt;
+
+	/* the frames with CFI of plain rules unwind on cached rules */
+	if (!frames)
+		assert_true(cached);
 
 	if (getenv("PMPROF_TEST_VERBOSE"))
 		for (size_t i = 0; i < n || i < (size_t)s->nbt; i++)

@@ -820,6 +820,64 @@ static void test_unclosed_file_reads(void **state)
 	rmdir(dir);
 }
 
+/* PMU_CAPS and CPU_PMU_CAPS payloads, from perf's header.c layout:
+ * CPU_PMU_CAPS {u32 nr, nr x (name, value)}; PMU_CAPS {u32 nr_pmu, per
+ * PMU {u32 nr, nr x (name, value), pmu name}}; strings {u32 len, bytes
+ * padded to 64}. Read back, in both byte orders. */
+static void test_pmu_caps(void **state)
+{
+	int big;
+
+	(void)state;
+	for (big = 0; big < 2; big++) {
+		struct pm_writer *w = mem_writer(big, false, 0);
+		struct pm_event e = one_event(PM_SAMPLE_IP, 0);
+		struct pm_error err = { 0 };
+		char *n1[] = { "branches" }, *v1[] = { "32" };
+		char *n2[] = { "slots", "bus_slots" }, *v2[] = { "0x00000005", "0x00000000" };
+		struct pm_pmu_caps caps[] = {
+			{ .pmu = "armv8_pmuv3_0", .nr = 2, .names = n2, .values = v2 },
+			{ .pmu = "cpu", .nr = 1, .names = n1, .values = v1 },
+		};
+		const struct fld cpu_caps[] = {
+			L(1), L(64), STR("branches", 64), L(64), STR("32", 64), END };
+		const struct fld pmu_caps[] = {
+			L(1), L(2), L(64), STR("slots", 64), L(64), STR("0x00000005", 64),
+			L(64), STR("bus_slots", 64), L(64), STR("0x00000000", 64),
+			L(64), STR("armv8_pmuv3_0", 64), END };
+		const struct pm_features *f;
+		struct pm_reader *r;
+		uint8_t want[1024], *buf;
+		size_t n, wn;
+
+		assert_int_equal(pm_writer__add_event(w, &e, &err), 0);
+		assert_int_equal(pm_writer__set_pmu_caps(w, caps, 2, &err), 0);
+		/* (a data section of 0 bytes reads as an unclosed file) */
+		assert_int_equal(pm_writer__finished_round(w, &err), 0);
+		assert_int_equal(pm_writer__close_mem(w, (void **)&buf, &n, &err), 0);
+		assert_int_equal(pm_reader__open_mem(&r, buf, n, "mem", &err), 0);
+		f = pm_reader__features(r);
+		assert_true(pm_features__has(f, PM_FEAT_CPU_PMU_CAPS));
+		assert_true(pm_features__has(f, PM_FEAT_PMU_CAPS));
+		wn = encode(cpu_caps, big, want);
+		assert_bytes(want, wn, buf + f->section[PM_FEAT_CPU_PMU_CAPS].offset,
+			     f->section[PM_FEAT_CPU_PMU_CAPS].size);
+		wn = encode(pmu_caps, big, want);
+		assert_bytes(want, wn, buf + f->section[PM_FEAT_PMU_CAPS].offset,
+			     f->section[PM_FEAT_PMU_CAPS].size);
+		assert_int_equal(f->nr_pmu_caps, 2);
+		assert_string_equal(f->pmu_caps[0].pmu, "cpu");
+		assert_string_equal(pm_features__pmu_cap(f, NULL, "slots"), "0x00000005");
+		assert_string_equal(pm_features__pmu_cap(f, "armv8_pmuv3_0", "bus_slots"),
+				    "0x00000000");
+		assert_string_equal(pm_features__pmu_cap(f, NULL, "branches"), "32");
+		assert_null(pm_features__pmu_cap(f, "cpu", "slots"));
+		assert_null(pm_features__pmu_cap(f, "armv8_pmuv3_1", "slots"));
+		pm_reader__delete(r);
+		free(buf);
+	}
+}
+
 /* ---- files for perf (tests/cli/writer-perf.sh) ------------------------ */
 
 static const struct pm_elf_sym prog_syms[] = {
@@ -860,6 +918,18 @@ static int oracle_file(const char *dir, const char *name, bool big, bool pipe,
 		pm_kit__attr(k, ev)->hf_sample_rand = 3;
 	}
 	{
+		/* Capabilities as perf copies them from sysfs caps/: the
+		 * "cpu" PMU's into CPU_PMU_CAPS, another PMU's into PMU_CAPS. */
+		char *cn[] = { "max_precise", "branches" }, *cv[] = { "3", "32" };
+		char *an[] = { "slots" }, *av[] = { "0x00000005" };
+		struct pm_pmu_caps caps[] = {
+			{ .pmu = "cpu", .nr = 2, .names = cn, .values = cv },
+			{ .pmu = "armv8_pmuv3_0", .nr = 1, .names = an, .values = av },
+		};
+
+		assert_int_equal(pm_writer__set_pmu_caps(pm_kit__writer(k), caps, 2, &err), 0);
+	}
+	{
 		/* A kernel map, as perf record synthesizes it: without one
 		 * perf report warns about restricted kernel addresses. */
 		struct pm_rec_mmap km = {
@@ -898,6 +968,11 @@ static int oracle_file(const char *dir, const char *name, bool big, bool pipe,
 	assert_int_equal(pm_reader__nr_events(r), 1);
 	assert_int_equal(pm_reader__event(r, 0)->attr.hf_sample_period,
 			 attr_size >= 144 ? 100 : 0);
+	assert_string_equal(pm_features__pmu_cap(pm_reader__features(r), NULL, "slots"),
+			    "0x00000005");
+	assert_string_equal(pm_features__pmu_cap(pm_reader__features(r), "cpu", "branches"),
+			    "32");
+	assert_null(pm_features__pmu_cap(pm_reader__features(r), "cpu", "slots"));
 	pm_reader__delete(r);
 	return n;
 }
@@ -955,6 +1030,7 @@ int main(void)
 		cmocka_unit_test(test_copy_record),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_unclosed_file_reads),
+		cmocka_unit_test(test_pmu_caps),
 		cmocka_unit_test(test_oracle_files),
 	};
 

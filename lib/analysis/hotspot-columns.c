@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The hotspot tables' columns: the shares, samples and periods of each
+ * group member, the sort keys' columns, and what a call-graph view needs
+ * of them (which cell a branch shows, what flows through a node, the
+ * column frames are named in).
+ */
+#include <stdio.h>
+
+#include "hotspot-int.h"
+#include "pmprof/session.h"
+
+/* "Overhead" for the leader, "Overhead:EVENT" and key "overhead_N" for
+ * the other members of a group. */
+static size_t add_member_col(struct pm_table *t, const struct pm_hotspot_opts *o,
+			     const char *field, const char *what,
+			     const char *key, size_t i, const char *member,
+			     enum pm_table_type type, unsigned int flags)
+{
+	struct pm_table_column c = { .type = type, .flags = flags };
+
+	/* -F: what it leaves out only JSON shows */
+	if (o->fields && !pm_hot_fields__has(o->fields, field))
+		c.show = PM_SHOW_JSON;
+	char name[128], k[64];
+
+	snprintf(name, sizeof(name), i ? "%s:%s" : "%s", what, member);
+	snprintf(k, sizeof(k), i ? "%s_%zu" : "%s", key, i);
+	c.name = name;
+	c.key = k;
+	return (size_t)pm_table__add_column(t, &c);
+}
+
+/* -g: which cell a branch shows (perf's percent, period or count). */
+static unsigned int value_flag(const struct pm_hotspot_opts *o, enum pm_cg_value v)
+{
+	return o->callgraph && o->cg.value == v ? PM_COLF_TREE_VALUE : 0;
+}
+
+void hot_columns__add(struct pm_table *t, const struct pm_hotspot_opts *o,
+		      struct pm_reader *r, int idx, size_t nr_slots,
+		      size_t *kcol, struct hot_graph *g)
+{
+	bool has_dso = false, has_sym = false;
+	unsigned int pct = value_flag(o, PM_CG_PERCENT);
+
+	g->self_col = g->dso_col = g->name_col[0] = g->name_col[1] = -1;
+	for (size_t i = 0; i < nr_slots; i++) {
+		const struct pm_event *m = pm_reader__event(r, (size_t)idx + i);
+		const char *mn = m ? m->name : "?";
+		size_t c;
+
+		if (o->children) {
+			c = add_member_col(t, o, "overhead_children", "Children", "children", i, mn, PM_COL_PERCENT,
+					   i ? 0 : pct);
+			if (!i)
+				g->share_col = c;
+			c = add_member_col(t, o, "overhead", "Self", "self", i, mn, PM_COL_PERCENT, 0);
+			if (!i)
+				g->self_col = (int)c;
+		} else {
+			c = add_member_col(t, o, "overhead", "Overhead", "overhead", i, mn, PM_COL_PERCENT,
+					   i ? 0 : pct);
+			if (!i)
+				g->share_col = c;
+		}
+	}
+	for (size_t i = 0; i < nr_slots; i++) {
+		const struct pm_event *m = pm_reader__event(r, (size_t)idx + i);
+		const char *mn = m ? m->name : "?";
+		size_t c;
+
+		c = add_member_col(t, o, "sample", "Samples", "samples", i, mn, PM_COL_U64,
+				   i ? 0 : value_flag(o, PM_CG_COUNT));
+		if (!i)
+			g->samples_col = c;
+		c = add_member_col(t, o, "period", "Period", "period", i, mn, PM_COL_U64,
+				   i ? 0 : value_flag(o, PM_CG_PERIOD) |
+				   (o->callgraph && !o->children ? PM_COLF_TREE_WEIGHT : 0));
+		if (!i)
+			g->period_col = c;
+	}
+	g->weight_col = -1;
+	if (o->callgraph && o->children) {
+		/* what a row's graph covers: the period with it in the chain */
+		struct pm_table_column w = {
+			.name = "Children period", .key = "children_period",
+			.type = PM_COL_U64, .show = PM_SHOW_JSON,
+			.flags = PM_COLF_TREE_WEIGHT,
+		};
+
+		g->weight_col = pm_table__add_column(t, &w);
+	}
+	for (size_t k = 0; k < o->nr_keys; k++) {
+		const struct hot_key *d = hot_key__get(o->keys[k]);
+		struct pm_table_column col = d->col;
+
+		if (o->callgraph && o->keys[k] == PM_HOT_SYM)
+			col.flags |= PM_COLF_TREE;
+		if (o->fields && !pm_hot_fields__has(o->fields, d->name))
+			col.show = PM_SHOW_JSON;
+		kcol[k] = (size_t)pm_table__add_column(t, &col);
+		if (d->json_col.name)
+			pm_table__add_column(t, &d->json_col);
+		if (o->keys[k] == PM_HOT_DSO && !has_dso)
+			g->dso_col = (int)kcol[k];
+		if (o->keys[k] == PM_HOT_SYM && !has_sym) {
+			g->name_col[0] = (int)kcol[k];
+			g->name_col[1] = (int)kcol[k] + 1;
+		}
+		has_dso |= o->keys[k] == PM_HOT_DSO;
+		has_sym |= o->keys[k] == PM_HOT_SYM;
+	}
+	/* JSON rows always name the location (null when no key). */
+	if (!has_dso) {
+		struct pm_table_column c = hot_key__get(PM_HOT_DSO)->col;
+
+		c.show = PM_SHOW_JSON;
+		g->dso_col = pm_table__add_column(t, &c);
+	}
+	if (!has_sym) {
+		/* -g: the frames' names in text too, from this column */
+		struct pm_table_column c = hot_key__get(PM_HOT_SYM)->json_col;
+
+		if (o->callgraph)
+			c.flags |= PM_COLF_TREE;
+		g->name_col[1] = pm_table__add_column(t, &c);
+	}
+}
+
+unsigned int hot_graph__table_flags(const struct pm_hotspot_opts *o)
+{
+	if (!o->callgraph)
+		return 0;
+	switch (o->cg.mode) {
+	case PM_CG_FLAT:
+		return PM_TABLE_CALL_CHAINS;
+	case PM_CG_FOLDED:
+		return PM_TABLE_CALL_FOLDED;
+	default:
+		return PM_TABLE_CALL_GRAPH;
+	}
+}

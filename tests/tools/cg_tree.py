@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""Call-graph trees of `perf report --stdio -g graph,...` text, compared.
+
+    cg_tree.py A.txt B.txt     exit 0 if both have the same rows with the
+                               same trees, else print the differences
+    cg_tree.py --dump A.txt    print each row's paths
+    cg_tree.py --chains A.txt B.txt
+                               -g flat or folded text: each row's chains
+                               (value and frames) the same, in any order
+    cg_tree.py --json A.txt B.json
+                               the same with B pmprof's JSON (-g, percent
+                               values): rows by DSO and symbol, each
+                               node's "callgraph" nested in its parent
+
+Both files are the text report of a call-graph view (perf's or pmprof's):
+a row line ("  12.34%  ...  dso  [.] name", known by its first
+share, DSO and symbol), then its graph: branch lines
+"|--VALUE--name" whose marker column tells the depth, continuation lines
+(a frame of the same chain), "---name" for a row's single chain. Each
+row's tree becomes its paths: the tuple of frame names from the top to
+each node, with the value of the branch it is on (None on the row's own
+single chain, whose value is the row's). Trees are compared as such sets
+of (path, value): the same paths with the same counts, whatever the
+order children are printed in.
+"""
+import re
+import signal
+import sys
+
+ROW = re.compile(r'^\s+-?[0-9.]+%')
+ROW_KEY = re.compile(r'^\s*(?P<pct>-?[0-9.]+%).*?(?P<dso>\S+)\s+(?P<sym>\[.\] .*)$')
+BRANCH = re.compile(r'^(?P<pre>[ |]*?)(?P<mark>[ |])--(?P<val>[0-9][0-9.e+]*%?)--(?P<name>.*)$')
+SINGLE = re.compile(r'^(?P<pre> *)---(?P<name>.*)$')
+CONT = re.compile(r'^(?P<pre>[ |]*)(?P<name>[^ |].*)$')
+STEP = 11
+# perf's libunwind ends a stack it could not unwind to its end with a
+# made-up entry at address -1: no frame of the program's
+PERF_CUT = '0xffffffffffffffff'
+
+
+class Node:
+    def __init__(self, col, value):
+        self.col = col          # where its frames and its branches sit
+        self.value = value
+        self.frames = []
+        self.kids = []
+
+
+def parse(path):
+    """{row line: [Node]} for every row that has a graph."""
+    rows, order = {}, []
+    stack, row = None, None
+    for raw in open(path, encoding='utf-8', errors='replace'):
+        line = raw.rstrip('\n').rstrip()
+        if line.startswith('#'):
+            continue
+        if ROW.match(line) and '--' not in line.split('%')[0]:
+            m = ROW_KEY.match(line)
+            # the first share, the DSO and the symbol: the columns
+            # between them differ between perf and pmprof
+            row = ('%s %s %s' % (m.group('pct'), m.group('dso'), m.group('sym'))
+                   if m else ' '.join(line.split()))
+            root = Node(None, None)
+            rows[row] = root
+            order.append(row)
+            stack = [root]
+            continue
+        if stack is None or not line.strip() or not line.strip(' |'):
+            continue
+        m = SINGLE.match(line)
+        if m and len(stack) == 1:
+            root = stack[0]
+            root.col = len(m.group('pre'))
+            n = Node(root.col + 3, None)
+            n.frames.append(m.group('name'))
+            root.kids.append(n)
+            stack.append(n)
+            continue
+        m = BRANCH.match(line)
+        if m:
+            col = len(m.group('pre'))
+            if stack[0].col is None:
+                stack[0].col = col
+            while len(stack) > 1 and stack[-1].col != col:
+                stack.pop()
+            n = Node(col + STEP, m.group('val'))
+            n.frames.append(m.group('name'))
+            stack[-1].kids.append(n)
+            stack.append(n)
+            continue
+        m = CONT.match(line)
+        if m and len(stack) > 1:
+            col = len(m.group('pre'))
+            while len(stack) > 1 and stack[-1].col != col:
+                stack.pop()
+            if len(stack) > 1:
+                stack[-1].frames.append(m.group('name'))
+                continue
+        raise SystemExit('%s: cannot read call-graph line: %r' % (path, line))
+    return rows, order
+
+
+def frame(name):
+    # perf 6.1 marks its fractal remainder "[...]" with the " (inlined)"
+    # of whatever symbol it printed before (a stale flag): the same node
+    if name.startswith('[...]'):
+        return '[...]'
+    return name
+
+
+def paths(node, prefix=(), value=None):
+    out = set()
+    for k in node.kids:
+        p = prefix
+        v = k.value if k.value is not None else value
+        for f in k.frames:
+            if f == PERF_CUT:
+                continue
+            p = p + (frame(f),)
+            out.add((p, v))
+        out |= paths(k, p, v)
+    return out
+
+
+def bare(row):
+    """A text row's key as DSO and symbol, without perf's "[.] " level."""
+    parts = row.split(' ', 1)[1] if ' ' in row else row
+    return re.sub(r'\[.\] ', '', parts, count=1)
+
+
+def weight(n):
+    return n.get('children_period', n.get('period'))
+
+
+def share(n):
+    return n['children'] if isinstance(n.get('children'), (int, float)) else n['overhead']
+
+
+def parse_json(path):
+    """The rows' trees of pmprof's JSON as parse() reads text: a node's
+    line of frames goes on through an only child as heavy as it; a row's
+    only node as heavy as the row is its single chain (no value)."""
+    import json
+    doc = json.load(open(path))
+    rows, order = {}, []
+    for ev in doc.get('events', [doc]):
+        for r in ev['rows']:
+            key = '%s %s' % (r['dso'], r['symbol'])
+            root = Node(None, None)
+            rows[key] = root
+            order.append(key)
+
+            def line(parent, n, value):
+                node = Node(None, value)
+                parent.kids.append(node)
+                while True:
+                    node.frames.append(n['symbol'])
+                    kids = n.get('callgraph', [])
+                    if len(kids) == 1 and weight(kids[0]) == weight(n):
+                        n = kids[0]
+                        continue
+                    for k in kids:
+                        line(node, k, '%.2f%%' % share(k))
+                    return
+
+            kids = r.get('callgraph', [])
+            if len(kids) == 1 and weight(kids[0]) == weight(r):
+                line(root, kids[0], None)
+            else:
+                for k in kids:
+                    line(root, k, '%.2f%%' % share(k))
+    return rows, order
+
+
+def parse_chains(path):
+    """{row: sorted chains} of a flat or folded report: a flat chain is
+    its value line and its frame lines, a folded one its line."""
+    rows, row, cur = {}, None, None
+    for raw in open(path, encoding='utf-8', errors='replace'):
+        line = raw.rstrip()
+        if line.startswith('#'):
+            continue
+        m = ROW_KEY.match(line)
+        if m and re.match(r'^\s+-?[0-9.]+%\s+\S', line) and '  ' in line.strip():
+            row = '%s %s' % (m.group('dso'), m.group('sym'))
+            rows[row] = []
+            cur = None
+            continue
+        if row is None or not line:
+            cur = None
+            continue
+        if re.match(r'^\s*[0-9][0-9.e+]*%?( |$)', line):	# a chain's value
+            cur = [line.strip()]
+            rows[row].append(cur)
+        elif cur is not None:
+            cur.append(line.strip())
+        else:
+            raise SystemExit('%s: cannot read chain line: %r' % (path, line))
+    return {r: sorted(' | '.join(c) for c in v) for r, v in rows.items()}
+
+
+def main(argv):
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if argv[1:2] == ['--dump']:
+        rows, order = parse(argv[2])
+        for r in order:
+            print(r)
+            for p, v in sorted(paths(rows[r]), key=lambda x: x[0]):
+                print('   %s  %s' % (v, ' > '.join(p)))
+        return 0
+    if argv[1:2] == ['--chains']:
+        a, b = parse_chains(argv[2]), parse_chains(argv[3])
+        bad = [r for r in sorted(set(a) | set(b)) if a.get(r) != b.get(r)]
+        for r in bad[:10]:
+            print('row %s:\n   %s: %s\n   %s: %s' % (r, argv[2], a.get(r), argv[3], b.get(r)))
+        if not any(a.values()):
+            print('no chains in %s' % argv[2])
+            return 1
+        return 1 if bad else 0
+    if argv[1:2] == ['--json']:
+        argv = argv[1:]
+        a, order_a = parse(argv[1])
+        a = {bare(k): v for k, v in a.items()}
+        order_a = [bare(k) for k in order_a]
+        b, order_b = parse_json(argv[2])
+        # rows the graph view leaves bare are no difference
+        a = {k: v for k, v in a.items() if v.kids}
+        b = {k: v for k, v in b.items() if v.kids}
+    else:
+        a, order_a = parse(argv[1])
+        b, order_b = parse(argv[2])
+    for rows in (a, b):
+        for r in [r for r in rows if r.endswith(' ' + PERF_CUT)]:
+            del rows[r]
+    bad = 0
+    if sorted(a) != sorted(b):
+        for r in sorted(set(a) ^ set(b)):
+            print('row only in %s: %s' % (argv[1] if r in a else argv[2], r))
+            bad += 1
+    for r in order_a:
+        if r not in b:
+            continue
+        pa, pb = paths(a[r]), paths(b[r])
+        if pa != pb:
+            bad += 1
+            print('row %s:' % r)
+            for p, v in sorted(pa - pb, key=lambda x: x[0])[:10]:
+                print('   only in %s: %s %s' % (argv[1], v, ' > '.join(p)))
+            for p, v in sorted(pb - pa, key=lambda x: x[0])[:10]:
+                print('   only in %s: %s %s' % (argv[2], v, ' > '.join(p)))
+    if not a:
+        print('no rows with call graphs in %s' % argv[1])
+        return 1
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
