@@ -53,7 +53,7 @@ if perf record -q -o fp.data -e cpu-clock -g -- "$prog" single >/dev/null 2>fp.e
 		python3 "$tool" frames fp.zoom.dom fp.folded "$zoom"
 	dom fp "search=spin_" search
 	check "fp: a search marks spin_alpha and spin_beta and weighs them" \
-		python3 "$tool" search fp.search.dom spin_
+		python3 "$tool" search fp.search.dom spin_ fp.folded
 	dom fp "sort=0:1:asc" asc
 	check "fp: the hotspot table sorts by Samples, ascending" \
 		python3 "$tool" sorted fp.asc.dom 0 1 asc

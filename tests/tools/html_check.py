@@ -8,9 +8,9 @@
         width that value's share of the view (ZOOM, default "all"), in
         percent; every frame of 0.05% or more under the view is drawn, and
         nothing outside it but its ancestors (at full width)
-    html_check.py search DOM REGEX
+    html_check.py search DOM REGEX STACKS   (STACKS: the folded stacks)
         exactly the frames whose names match are marked, and the status
-        line's matched weight is the sum of the outermost marked frames
+        line's matched weight is that of every stack with a match
     html_check.py tip DOM PATH NAME=VALUE...
         the pinned hover box is PATH's and shows each NAME: VALUE (numbers
         to 0.1%)
@@ -117,14 +117,20 @@ def frames(d, stacks, zoom='all'):
     return 0
 
 
-def search(d, regex):
+def search(d, regex, stacks):
     r = re.compile(regex)
     bad = [f['path'] for f in d.frames if bool(r.search(f['name'])) != f['match']]
     if bad:
         return fail(f'marked wrongly: {bad[:5]}')
     marked = {f['path'] for f in d.frames if f['match']}
-    outer = sum(f['value'] for f in d.frames if f['match'] and
-                not any(f['path'].startswith(m + ';') for m in marked))
+    # the weight under the outermost matches: every stack with a match,
+    # also those whose frames are too narrow to draw
+    outer = 0
+    with open(stacks) as f:
+        for line in f:
+            stack, _, n = line.rstrip('\n').rpartition(' ')
+            if any(r.search(name) for name in stack.split(';')):
+                outer += int(n)
     m = re.search(r'matched (\d+)', d.text['pm-status'])
     if not marked or not m or int(m.group(1)) != outer:
         return fail(f'status {d.text["pm-status"]!r}, the marked frames weigh {outer}')
@@ -177,7 +183,7 @@ def main():
     if mode == 'frames':
         return frames(d, *args[1:])
     if mode == 'search':
-        return search(d, args[1])
+        return search(d, args[1], args[2])
     if mode == 'tip':
         return tip(d, args[1], args[2:])
     if mode == 'sorted':
