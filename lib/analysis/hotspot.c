@@ -260,19 +260,25 @@ static void deliver_chain(struct pm_hotspot *h, struct pm_session *s,
 {
 	size_t words = 2 * h->opts.nr_keys, n = sample_chain(h, s);
 	uint64_t key[HOT_KEY_WORDS];
+	char level = ctx->ip.level;
 
 	PM_GROW(h->rows, h->alloc_rows, n + 1);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t j = 0; j < n; j++) {
+		/* in perf's order: callers first in caller order */
+		size_t i = h->cg_order == PM_CG_CALLER ? n - 1 - j : j;
 		struct pm_addr_loc loc = h->chain[i];
 		struct hot_entry *e;
 
 		h->rows[i] = NULL;
 		if (!h->opts.children)
 			continue;
-		/* perf shows an entry outside every map with the
-		 * sample's level */
-		if (!loc.map)
-			loc.level = ctx->ip.level;
+		/* perf shows an entry outside every map with the level
+		 * of the last one in a map before it in that order (it
+		 * reuses one entry along the chain), else the sample's */
+		if (loc.map)
+			level = loc.level;
+		else
+			loc.level = level;
 		/* and an unresolved entry by the address sampled,
 		 * where the sample's own shows its file offset: a row
 		 * of its own, a caller's */
