@@ -22,7 +22,7 @@ DESTDIR  ?=
 BUILD    ?= build
 CC       ?= cc
 SAN      ?=
-PKGS     := libelf libdw libzstd jansson
+PKGS     := libelf libdw libzstd jansson libprotobuf-c zlib
 # pmprof top's screen: its flags for its one file (src/top-tui.c)
 TUI_PKGS := ncursesw
 TEST_PKGS := cmocka
@@ -45,7 +45,7 @@ TEST_LIBS   := $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 WARNINGS := -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
-ALL_CFLAGS := -std=gnu11 $(WARNINGS) -Iinclude -Ilib -D_GNU_SOURCE \
+ALL_CFLAGS := -std=gnu11 $(WARNINGS) -Iinclude -Ilib -I$(BUILD)/gen -D_GNU_SOURCE \
               -DPMPROF_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 ifneq ($(SAN),)
 # "undefined" leaves out float-cast-overflow (a double past the integer it
@@ -68,6 +68,17 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz-*.c))
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+# Protocol buffers (pprof's profile.proto): protoc-c writes their C into
+# $(BUILD)/gen, included as "table/profile.pb-c.h", part of libpmprof.a.
+PROTOC_C  ?= protoc-c
+GEN       := $(BUILD)/gen
+PROTO_SRCS := $(sort $(wildcard lib/*/*.proto))
+PROTO_HDRS := $(PROTO_SRCS:lib/%.proto=$(GEN)/%.pb-c.h)
+PROTO_OBJS := $(PROTO_SRCS:lib/%.proto=$(GEN)/%.pb-c.o)
+# Assets the library writes out whole (the HTML report's script and style):
+# each a C string made by scripts/embed.sh.
+ASSET_SRCS := $(sort $(wildcard lib/*/*.js lib/*/*.css))
+ASSET_OBJS := $(ASSET_SRCS:lib/%=$(GEN)/%.o)
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 KIT_OBJS  := $(KIT_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
@@ -88,7 +99,25 @@ $(BUILD)/%.o: %.c
 
 $(BUILD)/src/top-tui.o: ALL_CFLAGS += $(TUI_CFLAGS)
 
-$(LIBPMPROF): $(LIB_OBJS)
+$(GEN)/%.pb-c.c $(GEN)/%.pb-c.h: lib/%.proto
+	@mkdir -p $(GEN)
+	$(PROTOC_C) --proto_path=lib --c_out=$(GEN) $<
+
+$(GEN)/%.js.c: lib/%.js scripts/embed.sh
+	@mkdir -p $(dir $@)
+	scripts/embed.sh $< >$@
+
+$(GEN)/%.css.c: lib/%.css scripts/embed.sh
+	@mkdir -p $(dir $@)
+	scripts/embed.sh $< >$@
+
+$(GEN)/%.o: $(GEN)/%.c
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# Generated headers exist before anything that may include them compiles.
+$(LIB_OBJS) $(CLI_OBJS): | $(PROTO_HDRS)
+
+$(LIBPMPROF): $(LIB_OBJS) $(PROTO_OBJS) $(ASSET_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 

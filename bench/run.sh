@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # `make bench`: pmprof's speed against perf's on the same files.
 #
-#   bench/run.sh [SECTION...]      sections: reader report dir dwarf metrics
-#                                  record lab (bench/lab.sh: the arm64 guest)
-#                                  demo
+#   bench/run.sh [SECTION...]      sections: reader report outputs dir dwarf
+#                                  metrics record lab (bench/lab.sh: the
+#                                  arm64 guest) demo
 #                                  (default: all, and docs/bench.md is
 #                                  rewritten with the results)
 #
@@ -41,7 +41,7 @@ BENCH_REPEAT=${BENCH_REPEAT:-3}
 BENCH_BUDGET=${BENCH_BUDGET:-60}
 BENCH_DIR_REPEAT=${BENCH_DIR_REPEAT:-7}
 BENCH_DOC=${BENCH_DOC-docs/bench.md}
-SECTIONS_ALL="reader report dir dwarf metrics record lab demo"
+SECTIONS_ALL="reader report outputs dir dwarf metrics record lab demo"
 
 # shellcheck source=bench/metrics.sh
 . bench/metrics.sh
@@ -283,6 +283,25 @@ section_report() {
 	r=$(ratio "$a_c" "$c_c")
 	summary "report: pmprof report --children vs perf report --stdio" \
 		"${r}x CPU, $(ratio "$a_w" "$c_w")x wall (pmprof $c_c cpu-s)" "-"
+}
+
+# Outputs: the pictures of the same profile (call stacks of every sample)
+# against the table; each within 2x of the table's CPU time.
+section_outputs() {
+	local f="$BENCH_DATA/big.data" records bytes t_c fmt r
+	dataset_big
+	records=$(meta "$BENCH_DATA/big.meta" records)
+	bytes=$(stat -c %s "$f")
+	table_start "outputs: report's formats on $f ($((bytes / 1000000)) MB, $records records; best of up to $BENCH_REPEAT runs)"
+	bench_cmd "pmprof report" "$records" "$bytes" "$PMPROF" report -i "$f"
+	t_c=$CPU
+	for fmt in folded pprof html; do
+		bench_cmd "pmprof report --format $fmt" "$records" "$bytes" \
+			"$PMPROF" report --format "$fmt" -i "$f"
+		r=$(ratio "$CPU" "$t_c")
+		summary "outputs: report --format $fmt within 2x of report's CPU time" \
+			"${r}x ($CPU cpu-s, the table $t_c cpu-s)" "$(verdict "${r/\?/99} <= 2")"
+	done
 }
 
 # pair LABEL RECORDS BYTES CMD...: time "env PMPROF_DECODE_THREADS=0 CMD"

@@ -32,6 +32,9 @@ libdw-dev                runtime  libdw     DWARF
 libzstd-dev              runtime  libzstd   compressed perf.data records
 libjansson-dev           runtime  jansson   JSON input
 libiberty-dev            runtime  -         C++ symbol demangling
+libprotobuf-c-dev        runtime  libprotobuf-c  --format pprof: profile.proto messages
+protobuf-c-compiler      runtime  -         protoc-c: profile.proto compiled at build time
+zlib1g-dev               runtime  zlib      --format pprof: gzip
 libncurses-dev           runtime  ncursesw  the screen of pmprof top
 linux-perf               runtime  -         perf: recording, reference output
 binutils-multiarch       runtime  -         annotate: objdump that reads every architecture (Alpha too)
@@ -58,6 +61,8 @@ man-db                   test     -         man page checks
 groff-base               test     -         man page checks
 python3                  test     -         perf script -s benchmark
 valgrind                 test     -         leak checks of the error exits of record
+golang-go                test     -         go tool pprof reads --format pprof
+chromium                 test     -         headless: the flame graph of --format html
 tmux                     test     -         pmprof top driven on a terminal
 git                      test     -         demo test: make demo in a clean clone
 procps                   test     -         pgrep and ps in the record tests

@@ -9,6 +9,7 @@ int cmd_metrics(int argc, const char **argv);
 int cmd_profileme(int argc, const char **argv);
 int cmd_annotate(int argc, const char **argv);
 int cmd_mem(int argc, const char **argv);
+int cmd_script(int argc, const char **argv);
 int cmd_sim(int argc, const char **argv);
 int cmd_info(int argc, const char **argv);
 int cmd_dump(int argc, const char **argv);

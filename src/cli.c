@@ -112,6 +112,9 @@ int pm_cmd__parse(struct pm_cmd *c, int argc, const char **argv,
 		return PM_EXIT_USAGE;
 	if (!c->format)
 		c->format = pm_renderer__find("table");
+	if (c->ropts.weight && !(c->format->needs & PM_RENDER_NEEDS_STACKS))
+		return pm_cli_errorf(PM_EXIT_USAGE, "--weight",
+				     "only for a stack format (--format folded)");
 	if (nargs) {
 		*nargs = ret;
 		return -1;
@@ -139,8 +142,17 @@ bool pm_cmd__format_is(const struct pm_cmd *c, const char *const *names)
 	return false;
 }
 
+unsigned int pm_cmd__needs(const struct pm_cmd *c)
+{
+	return c->format ? c->format->needs : 0;
+}
+
 int pm_cmd__render(const struct pm_cmd *c, const struct pm_report *rep)
 {
+	struct pm_error err = { 0 };
+
+	if (pm_report__check_render(rep, c->format, &c->ropts, &err))
+		return pm_cli_error(PM_EXIT_USAGE, NULL, &err);
 	if (pm_report__render(rep, stdout, c->format, &c->ropts))
 		return PM_EXIT_INPUT;	/* stdout failed: finish_stdout says */
 	return PM_EXIT_OK;

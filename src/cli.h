@@ -86,7 +86,11 @@ struct pm_cmd {
 	OPT_U64(0, "top", &(c)->top, "n", "show the first N rows of each table")
 #define OPT_FORMAT(c) \
 	OPT_CALLBACK(0, "format", &(c)->format, "fmt", \
-		     "table, csv, tsv, json or html", pm_cli_format_cb)
+		     "table, csv, tsv, json, html, folded or pprof", pm_cli_format_cb)
+/* What a stack weighs in the stack formats (folded). */
+#define OPT_WEIGHT(c) \
+	OPT_STRING(0, "weight", &(c)->ropts.weight, "samples|period|event", \
+		   "folded: weigh each stack by its samples (default), period, or an event's period")
 /* The options that say where symbols come from. */
 #define OPT_SYMBOL_SOURCES(c) \
 	OPT_STRING(0, "symfs", &(c)->sopts.symfs, "dir", \
@@ -136,7 +140,12 @@ struct pm_filter_opts;
 int pm_cmd__run_filtered(struct pm_cmd *c, const struct pm_analysis *a, void *x,
 			 const struct pm_filter_opts *fo);
 
-/* Render a report to standard output in c's format: the exit status. */
+/* What c's format needs the analysis to keep (PM_RENDER_NEEDS_*). */
+unsigned int pm_cmd__needs(const struct pm_cmd *c);
+
+/* Render a report to standard output in c's format: the exit status
+ * (1 when the format cannot draw this report, e.g. folded without
+ * stacks or with an unknown --weight). */
 int pm_cmd__render(const struct pm_cmd *c, const struct pm_report *rep);
 
 /* Flush stdout and report a write error (disk full, closed pipe). */

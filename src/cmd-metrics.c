@@ -83,6 +83,7 @@ int cmd_metrics(int argc, const char **argv)
 		OPT_SAMPLE_FILTERS(&fo),
 		OPT_SYMBOL_SOURCES(&c),
 		OPT_FORMAT(&c),
+		OPT_WEIGHT(&c),
 		OPT_END(),
 	};
 	int status;
@@ -108,6 +109,8 @@ int cmd_metrics(int argc, const char **argv)
 	/* TSV is for Arm's tools: their column order. */
 	mo.layout = c.format == pm_renderer__find("tsv") ? PM_METRICS_LAYOUT_ARM
 							 : PM_METRICS_LAYOUT_TEXT;
+	mo.stacks = pm_cmd__needs(&c) & PM_RENDER_NEEDS_STACKS;
+	mo.profile = pm_cmd__needs(&c) & PM_RENDER_NEEDS_PROFILE;
 	mo.top = c.top;
 	sh.m = pm_metrics__new(&mo);
 	c.shape = shape;

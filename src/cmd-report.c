@@ -133,6 +133,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING('F', "fields", &ho.fields, "fields",
 			   "show these: overhead, overhead_children, sample, period, sort keys"),
 		OPT_FORMAT(&c),
+		OPT_WEIGHT(&c),
 		OPT_TOP(&c),
 		OPT_DOUBLE(0, "percent-limit", &ho.percent_limit, "percent",
 			   "hide rows below this overhead"),
@@ -220,6 +221,8 @@ int cmd_report(int argc, const char **argv)
 		c.sopts.unwind_mode = PM_UNWIND_CHECK;
 		checked.finish = checked_finish;
 	}
+	ho.stacks = pm_cmd__needs(&c) & PM_RENDER_NEEDS_STACKS;
+	ho.profile = pm_cmd__needs(&c) & PM_RENDER_NEEDS_PROFILE;
 	h = pm_hotspot__new(&ho);
 	status = pm_cmd__run(&c, &checked, h);
 	pm_hotspot__delete(h);

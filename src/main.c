@@ -25,6 +25,7 @@ static const struct cmd commands[] = {
 	{ "annotate", cmd_annotate, "a function's disassembly and source with samples per instruction" },
 	{ "profileme", cmd_profileme, "Alpha ProfileMe status by symbol or instruction (DCPI style)" },
 	{ "mem", cmd_mem, "samples by data source: memory op, TLB, level, data object" },
+	{ "script", cmd_script, "every sample as perf script prints it" },
 	{ "sim", cmd_sim, "a modelled CPU through the kernel's sampling logic, with the truth" },
 	{ "info", cmd_info, "show the header, features and events of a recording" },
 	{ "dump", cmd_dump, "print every record, decoded" },

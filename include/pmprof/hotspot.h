@@ -65,6 +65,8 @@ struct pm_hotspot_opts {
 	bool children;			/* Children and Self from callchains */
 	bool group;			/* one table per group, a column per member */
 	double percent_limit;		/* leave out rows below this share */
+	bool stacks;			/* the "stacks" table too (stacks.h) */
+	bool profile;			/* the profile_* tables too (profile.h) */
 	/* -g: the call-graph tree of each row's chains (cg.mode PM_CG_NONE,
 	 * or no call chains in the recording: none); in callee order, or
 	 * caller order when cg.order_set says so or, unset, with children */
@@ -101,7 +103,10 @@ int pm_hotspot__record(struct pm_hotspot *h, struct pm_reader *r,
  * event_count; in JSON under "events"; CSV and TSV stack them with an
  * Event column first when there are several. Symbols are perf's "[.] main"
  * in the tables, "main" in JSON, which also has dso and symbol when they
- * are no sort key (null).
+ * are no sort key (null). With opts.stacks, a last table "stacks" holds
+ * every sample's call stack (pmprof/stacks.h), its Samples and Period
+ * columns adding up to the event tables' samples and event counts; with
+ * opts.profile the profile_* tables (pmprof/profile.h), alike.
  */
 int pm_hotspot__finish(struct pm_hotspot *h, struct pm_reader *r,
 		       struct pm_report **out);

@@ -167,6 +167,13 @@ struct pm_metrics_opts {
 	 * charges it to that sample's instruction); NULL: nobody. */
 	pm_metrics_window_fn window;
 	void *window_arg;
+	/* pm_metrics_analysis: the "stacks" table (pmprof/stacks.h) and the
+	 * profile_* tables (pmprof/profile.h) of the kept windows: a window
+	 * is a sample of its closing sample's call stack, of its sampling
+	 * group's first member's count (Period), each member's count in
+	 * that member's column */
+	bool stacks;
+	bool profile;
 };
 
 /* A metric from fewer windows than this is marked in text ("4.07?"):

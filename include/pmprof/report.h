@@ -23,6 +23,13 @@
  *         report's tables key.
  *   html  a standalone page: title, comments, notes, labelled summary
  *         items, and each table.
+ *   pprof  the report's profile_* tables (pmprof/profile.h) as pprof's
+ *         gzipped profile.proto: a sample type per value column (samples,
+ *         then each event), locations with mappings and functions, labels
+ *         process, thread, comm and cpu; nothing else.
+ *   folded  the report's "stacks" table (pmprof/stacks.h) as flame
+ *         graphs read it: "frame;frame;frame N" a line, N the stack's
+ *         weight (opts.weight), stacks of weight 0 left out; nothing else.
  *
  * A format is one struct pm_renderer; adding one is a file in lib/table
  * and a line in lib/table/renderers.c, and every command has it.
@@ -36,6 +43,8 @@
 #include <stdio.h>
 
 #include "pmprof/table.h"
+
+struct pm_error;
 
 /* ---- summaries: key/values -------------------------------------------- */
 
@@ -111,7 +120,9 @@ void pm_report__set_merge_column(struct pm_report *rep,
  * table for the caller to delete (NULL when there is no table). */
 struct pm_table *pm_report__merged(const struct pm_report *rep);
 
-/* Keep the first n rows of every table; 0 keeps all (--top). */
+/* Keep the first n rows of every table but PM_TABLE_WHOLE and
+ * PM_TABLE_JSON_ONLY ones; 0 keeps
+ * all (--top). */
 void pm_report__truncate(struct pm_report *rep, size_t n);
 
 /* ---- renderers ------------------------------------------------------------ */
@@ -123,6 +134,14 @@ struct pm_render_opts {
 	const char *separator;	/* text: cells apart by this, unpadded, and
 				   in a cell it becomes '.' (perf's -t);
 				   NULL: aligned columns */
+	/* folded: what a stack weighs: "samples" (NULL), "period" (every
+	 * event's), or an event's name (its period) */
+	const char *weight;
+};
+
+enum {
+	PM_RENDER_NEEDS_STACKS  = 1 << 0,	/* a "stacks" table (stacks.h) */
+	PM_RENDER_NEEDS_PROFILE = 1 << 1,	/* the profile_* tables (profile.h) */
 };
 
 struct pm_renderer {
@@ -130,12 +149,25 @@ struct pm_renderer {
 	const char *help;	/* a few words for --help */
 	int (*render)(const struct pm_report *rep, FILE *out,
 		      const struct pm_render_opts *opts);
+	/* What the analysis must keep for it (PM_RENDER_NEEDS_*). */
+	unsigned int needs;
+	/* Can rep be rendered with opts? 0, or -PM_EUSAGE with err saying
+	 * why (no stacks, an unknown weight). NULL: always. */
+	int (*check)(const struct pm_report *rep,
+		     const struct pm_render_opts *opts, struct pm_error *err);
 };
 
 /* By name ("text" also finds "table"); NULL if there is none. */
 const struct pm_renderer *pm_renderer__find(const char *name);
 /* Every renderer in turn (NULL past the last): for help texts. */
 const struct pm_renderer *pm_renderer__at(size_t i);
+
+/* Can r render rep with opts (its check)? 0, or a negative code, err
+ * filled. opts may be NULL. */
+int pm_report__check_render(const struct pm_report *rep,
+			    const struct pm_renderer *r,
+			    const struct pm_render_opts *opts,
+			    struct pm_error *err);
 
 /* Print a report; opts may be NULL. 0, -EINVAL, or -EIO if out failed. */
 int pm_report__render(const struct pm_report *rep, FILE *out,

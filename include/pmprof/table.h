@@ -128,6 +128,8 @@ enum {
 	PM_TABLE_CALL_CHAINS = 1 << 4,	/* text prints each tree node as
 					   perf's flat call chain (below) */
 	PM_TABLE_CALL_FOLDED = 1 << 5,	/* ... as perf's folded one */
+	PM_TABLE_WHOLE       = 1 << 6,	/* --top (pm_report__truncate) keeps
+					   every row: a whole picture (stacks) */
 };
 void pm_table__set_flags(struct pm_table *t, unsigned int flags);
 unsigned int pm_table__flags(const struct pm_table *t);

@@ -14,7 +14,9 @@
 #include "pmprof/error.h"
 #include "pmprof/filter.h"
 #include "pmprof/hash.h"
+#include "pmprof/profile.h"
 #include "pmprof/records.h"
+#include "pmprof/stacks.h"
 #include "pmprof/report.h"
 #include "pmprof/strbuf.h"
 #include "pmprof/util.h"
@@ -48,6 +50,8 @@ struct pm_hotspot {
 	uint64_t lost;
 	bool started;			/* over a session: the events known */
 	bool children_ignored;		/* --children without call chains */
+	struct pm_stacks *stacks;	/* opts.stacks */
+	struct pm_profile *profile;	/* opts.profile */
 	bool graph_ignored;		/* -g without call chains */
 	struct pm_filter *filter;	/* from opts.filter, at the start */
 	enum pm_cg_order cg_order;
@@ -66,6 +70,10 @@ struct pm_hotspot *pm_hotspot__new(const struct pm_hotspot_opts *opts)
 		h->opts.keys[1] = PM_HOT_SYM;
 		h->opts.nr_keys = 2;
 	}
+	if (h->opts.stacks)
+		h->stacks = pm_stacks__new();
+	if (h->opts.profile)
+		h->profile = pm_profile__new();
 	h->cg_order = h->opts.cg.order_set ? h->opts.cg.order :
 		      h->opts.children ? PM_CG_CALLER : PM_CG_CALLEE;
 	return h;
@@ -97,6 +105,8 @@ void pm_hotspot__delete(struct pm_hotspot *h)
 	free(h->chain);
 	free(h->ids);
 	pm_hash__release(&h->id_index);
+	pm_stacks__delete(h->stacks);
+	pm_profile__delete(h->profile);
 	pm_filter__delete(h->filter);
 	free(h);
 }
@@ -250,19 +260,25 @@ static void deliver_chain(struct pm_hotspot *h, struct pm_session *s,
 {
 	size_t words = 2 * h->opts.nr_keys, n = sample_chain(h, s);
 	uint64_t key[HOT_KEY_WORDS];
+	char level = ctx->ip.level;
 
 	PM_GROW(h->rows, h->alloc_rows, n + 1);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t j = 0; j < n; j++) {
+		/* in perf's order: callers first in caller order */
+		size_t i = h->cg_order == PM_CG_CALLER ? n - 1 - j : j;
 		struct pm_addr_loc loc = h->chain[i];
 		struct hot_entry *e;
 
 		h->rows[i] = NULL;
 		if (!h->opts.children)
 			continue;
-		/* perf shows an entry outside every map with the
-		 * sample's level */
-		if (!loc.map)
-			loc.level = ctx->ip.level;
+		/* perf shows an entry outside every map with the level
+		 * of the last one in a map before it in that order (it
+		 * reuses one entry along the chain), else the sample's */
+		if (loc.map)
+			level = loc.level;
+		else
+			loc.level = level;
 		/* and an unresolved entry by the address sampled,
 		 * where the sample's own shows its file offset: a row
 		 * of its own, a caller's */
@@ -317,6 +333,13 @@ static void deliver(struct pm_hotspot *h, struct pm_session *s,
 	e->st[slot].period += period;
 	e->st[slot].acc += period;
 	e->seq = h->seq;
+	/* the pictures (stacks, profile) show what the filters keep */
+	if (h->stacks && !h->sample_filtered)
+		pm_stacks__add(h->stacks, pm_stacks__column(h->stacks, ev->idx,
+							     ev->name), period);
+	if (h->profile && !h->sample_filtered)
+		pm_profile__add(h->profile, pm_profile__column(h->profile, ev->idx,
+							       ev->name), period);
 	if (h->opts.children || (h->opts.callgraph && slot == 0))
 		deliver_chain(h, s, ctx, hi, e, slot, period);
 }
@@ -333,6 +356,10 @@ void pm_hotspot__add(struct pm_hotspot *h, struct pm_session *s,
 	/* -C, --time, -U: as if never recorded */
 	if (h->filter && pm_filter__drop(h->filter, ctx))
 		return;
+	if (h->stacks)
+		pm_stacks__begin(h->stacks, s, ctx);
+	if (h->profile)
+		pm_profile__begin(h->profile, s, ctx);
 	if (!(smp->sample_type & PM_SAMPLE_READ)) {
 		deliver(h, s, ctx, ctx->event, smp->period);
 		return;
@@ -539,6 +566,10 @@ int pm_hotspot__finish(struct pm_hotspot *h, struct pm_reader *r,
 		pm_report__add_table(rep, build_table(h, r, hi, name));
 		free(name);
 	}
+	if (h->stacks)
+		pm_report__add_table(rep, pm_stacks__table(h->stacks));
+	if (h->profile)
+		pm_profile__tables(h->profile, rep);
 	*out = rep;
 	return 0;
 }

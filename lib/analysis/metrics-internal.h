@@ -7,6 +7,9 @@
 
 #include "pmprof/hash.h"
 #include "pmprof/metrics.h"
+#include "pmprof/profile.h"
+#include "pmprof/session.h"
+#include "pmprof/stacks.h"
 
 /*
  * An event as the accumulator keeps it: copies of what it needs, since the
@@ -145,7 +148,18 @@ struct pm_metrics {
 	size_t scratch;
 
 	struct pm_metrics_summary sum;
+
+	/* metrics-view.c: the kept windows' stacks (opts.stacks, .profile),
+	 * told by its own observer, which then tells the caller's */
+	struct pm_stacks *stacks;
+	struct pm_profile *profile;
+	struct pm_session *view_session;
+	pm_metrics_window_fn user_window;
+	void *user_window_arg;
 };
+
+/* The view's window observer (metrics-view.c). */
+void mx_view_window(void *arg, const struct pm_metrics_window *w);
 
 /* Groups known from the events, once every event is added. */
 void mx_prepare(struct pm_metrics *m);

@@ -7,6 +7,7 @@
  */
 #include "metrics-internal.h"
 #include "pmprof/records.h"
+#include "pmprof/report.h"
 #include "pmprof/session.h"
 
 /* Events go in once they are all known: at once for a file, after the
@@ -53,12 +54,51 @@ static int sample(void *x, struct pm_session *s, const struct pm_sample_ctx *ctx
 			loc.caller = cc[1].sym ? (const void *)cc[1].sym
 					       : (const void *)cc[1].dso;
 	}
+	/* the stack a window this sample closes goes to */
+	m->view_session = s;
+	if (m->stacks)
+		pm_stacks__begin(m->stacks, s, ctx);
+	if (m->profile)
+		pm_profile__begin(m->profile, s, ctx);
 	ret = pm_metrics__sample(m, ctx->sample, &loc, err);
 	if (ret && err) {	/* a read that does not fit its group */
 		err->has_offset = true;
 		err->offset = ctx->record_offset;
 	}
 	return ret;
+}
+
+/* A kept window: a sample of the closing sample's stack, each member's
+ * count in its event's column (the first also the sample's period). */
+void mx_view_window(void *arg, const struct pm_metrics_window *w)
+{
+	struct pm_metrics *m = arg;
+	struct pm_reader *r = m->view_session ? pm_session__reader(m->view_session)
+					      : NULL;
+
+	for (size_t i = 0; r && w->kept && i < w->nr; i++) {
+		const struct pm_event *ev = pm_reader__event(r, (size_t)w->events[i]);
+		const char *name = ev ? ev->name : "?";
+
+		if (m->stacks) {
+			size_t col = pm_stacks__column(m->stacks, w->events[i], name);
+
+			if (i == 0)
+				pm_stacks__add(m->stacks, col, w->delta[i]);
+			else
+				pm_stacks__add_value(m->stacks, col, w->delta[i]);
+		}
+		if (m->profile) {
+			size_t col = pm_profile__column(m->profile, w->events[i], name);
+
+			if (i == 0)
+				pm_profile__add(m->profile, col, w->delta[i]);
+			else
+				pm_profile__add_value(m->profile, col, w->delta[i]);
+		}
+	}
+	if (m->user_window)
+		m->user_window(m->user_window_arg, w);
 }
 
 static int record(void *x, struct pm_session *s, const struct pm_record *rec,
@@ -85,7 +125,14 @@ static int finish(void *x, struct pm_session *s, struct pm_report **out,
 
 	if (ret)
 		return ret;
-	return pm_metrics__finish(m, out);
+	ret = pm_metrics__finish(m, out);
+	if (ret)
+		return ret;
+	if (m->stacks)
+		pm_report__add_table(*out, pm_stacks__table(m->stacks));
+	if (m->profile)
+		pm_profile__tables(m->profile, *out);
+	return 0;
 }
 
 const struct pm_analysis pm_metrics_analysis = {

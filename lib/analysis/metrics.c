@@ -78,6 +78,14 @@ struct pm_metrics *pm_metrics__new(const struct pm_metrics_opts *opts)
 	if (m->opts.arch)
 		m->arch = pm_strdup(m->opts.arch);
 	m->opts.arch = m->arch;
+	if (m->opts.stacks || m->opts.profile) {
+		m->stacks = m->opts.stacks ? pm_stacks__new() : NULL;
+		m->profile = m->opts.profile ? pm_profile__new() : NULL;
+		m->user_window = m->opts.window;
+		m->user_window_arg = m->opts.window_arg;
+		m->opts.window = mx_view_window;
+		m->opts.window_arg = m;
+	}
 	return m;
 }
 
@@ -87,6 +95,8 @@ void pm_metrics__delete(struct pm_metrics *m)
 
 	if (!m)
 		return;
+	pm_stacks__delete(m->stacks);
+	pm_profile__delete(m->profile);
 	for (i = 0; i < m->nr_funcs; i++) {
 		struct mx_func *f = m->funcs[i];
 

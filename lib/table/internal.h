@@ -166,11 +166,17 @@ char *pm_table__vformat(const char *fmt, va_list ap);
 struct pm_table *pm_report__stacked(const struct pm_report *rep,
 				    const struct pm_table **single);
 
+/* lib/table/flamegraph.{js,css}, as C strings (scripts/embed.sh). */
+extern const char pm_asset_flamegraph_js[];
+extern const char pm_asset_flamegraph_css[];
+
 /* The renderers (lib/table/render-*.c), listed in renderers.c. */
 extern const struct pm_renderer pm_render_text;
 extern const struct pm_renderer pm_render_csv;
 extern const struct pm_renderer pm_render_tsv;
 extern const struct pm_renderer pm_render_json;
 extern const struct pm_renderer pm_render_html;
+extern const struct pm_renderer pm_render_folded;
+extern const struct pm_renderer pm_render_pprof;
 
 #endif

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * HTML: a standalone page (no scripts, no links): the report's title,
- * comments, notes and labelled summary items, then each table with its
- * caption, comments and title; tree nodes follow their row, indented.
+ * HTML: a standalone page (no links): the report's title, comments, notes
+ * and labelled summary items, then each table with its caption, comments
+ * and title; tree nodes follow their row, indented. A report with stacks
+ * (pmprof/stacks.h) is an interactive page, still one file: its flame
+ * graph and sortable tables (lib/table/flamegraph.js and .css, inlined),
+ * the stacks as JSON in the page; without stacks the page has no script.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,7 +82,7 @@ static void put_rows(struct html *h, const struct pm_table *t, unsigned depth)
 }
 
 static void render_table(const struct pm_table *t, FILE *out,
-			 const struct pm_render_opts *o)
+			 const struct pm_render_opts *o, bool sortable)
 {
 	size_t *cols = pm_calloc(t->nr_cols + 1, sizeof(*cols));
 	struct html h = { .out = out, .cols = cols, .sb = PM_STRBUF_INIT };
@@ -96,7 +100,7 @@ static void render_table(const struct pm_table *t, FILE *out,
 	}
 	for (i = 0; i < t->nr_comments && !o->no_comments; i++)
 		put_p(out, t->comments[i]);
-	fputs("<table>\n", out);
+	fputs(sortable ? "<table class=\"pm-sortable\">\n" : "<table>\n", out);
 	if (t->title) {
 		fputs("<caption>", out);
 		put_html(out, t->title);
@@ -122,9 +126,63 @@ static void render_table(const struct pm_table *t, FILE *out,
 	free(cols);
 }
 
+/* A JSON string that is safe inside <script>: no '<', '>' or '&'. */
+static void put_json_str(FILE *out, const char *s)
+{
+	putc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
+			fprintf(out, "\\u%04x", c);
+		else
+			putc(c, out);
+	}
+	putc('"', out);
+}
+
+/* The stacks table (Stack, then the value columns) as the script's data. */
+static void put_stacks(FILE *out, const struct pm_table *t)
+{
+	fputs("<script type=\"application/json\" id=\"pm-stacks\">\n{\"columns\":[", out);
+	for (size_t c = 1; c < t->nr_cols; c++) {
+		if (c > 1)
+			putc(',', out);
+		put_json_str(out, t->cols[c].key);
+	}
+	fputs("],\n\"stacks\":[", out);
+	for (size_t r = 0; r < t->nr_rows; r++) {
+		const char *stack = pm_table__get_str(t, r, 0);
+
+		fputs(r ? ",\n[" : "\n[", out);
+		put_json_str(out, stack ? stack : "");
+		fputs(",[", out);
+		for (size_t c = 1; c < t->nr_cols; c++)
+			fprintf(out, "%s%" PRIu64, c > 1 ? "," : "",
+				pm_table__get_u64(t, r, c));
+		fputs("]]", out);
+	}
+	fputs("]}\n</script>\n", out);
+}
+
+static void put_flame(FILE *out, const struct pm_table *stacks)
+{
+	fputs("<h2>Flame graph</h2>\n<div id=\"pm-controls\">"
+	      "<label>weight <select id=\"pm-weight\"></select></label> "
+	      "<label>search <input id=\"pm-search\" type=\"search\"></label> "
+	      "<button id=\"pm-reset\" type=\"button\">reset zoom</button> "
+	      "<span id=\"pm-status\"></span></div>\n"
+	      "<div id=\"pm-fg\"></div>\n<div id=\"pm-tip\" hidden></div>\n"
+	      "<pre id=\"pm-errors\"></pre>\n", out);
+	put_stacks(out, stacks);
+}
+
 static int render(const struct pm_report *rep, FILE *out,
 		  const struct pm_render_opts *o)
 {
+	const struct pm_table *stacks = pm_report__find_table(rep, "stacks");
 	const char *title = rep->title;
 	struct pm_strbuf sb = PM_STRBUF_INIT;
 	size_t i;
@@ -134,9 +192,13 @@ static int render(const struct pm_report *rep, FILE *out,
 	fputs("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<title>", out);
 	put_html(out, title ? title : "pmprof");
-	fputs("</title>\n<style>\ntable { border-collapse: collapse; }\n"
-	      "th, td { padding: 0 0.5em; }\n.r { text-align: right; }\n"
-	      "</style>\n</head>\n<body>\n", out);
+	if (stacks)
+		fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n",
+			pm_asset_flamegraph_css);
+	else
+		fputs("</title>\n<style>\ntable { border-collapse: collapse; }\n"
+		      "th, td { padding: 0 0.5em; }\n.r { text-align: right; }\n"
+		      "</style>\n</head>\n<body>\n", out);
 	if (rep->title) {
 		fputs("<h1>", out);
 		put_html(out, rep->title);
@@ -150,13 +212,20 @@ static int render(const struct pm_report *rep, FILE *out,
 			put_p(out, pm_strbuf__str(&sb));
 	for (i = 0; i < rep->nr_notes && !o->no_comments; i++)
 		put_p(out, rep->notes[i]);
+	if (stacks)
+		put_flame(out, stacks);
 	for (i = 0; i < rep->nr_tables; i++) {
 		const struct pm_table *t = rep->tables[i];
 
+		/* whole pictures (stacks, profiles) are drawn, not listed */
+		if (stacks && (t->flags & PM_TABLE_WHOLE))
+			continue;
 		if (!(t->flags & PM_TABLE_JSON_ONLY) &&
 		    (t->nr_rows || !(t->flags & PM_TABLE_OMIT_EMPTY)))
-			render_table(t, out, o);
+			render_table(t, out, o, stacks != NULL);
 	}
+	if (stacks)
+		fprintf(out, "<script>\n%s</script>\n", pm_asset_flamegraph_js);
 	fputs("</body>\n</html>\n", out);
 	pm_strbuf__release(&sb);
 	return ferror(out) ? -EIO : 0;
@@ -164,6 +233,7 @@ static int render(const struct pm_report *rep, FILE *out,
 
 const struct pm_renderer pm_render_html = {
 	.name = "html",
-	.help = "a standalone page",
+	.help = "a standalone page (with stacks: a flame graph, sortable tables)",
 	.render = render,
+	.needs = PM_RENDER_NEEDS_STACKS,
 };

@@ -15,6 +15,8 @@ static const struct pm_renderer *const renderers[] = {
 	&pm_render_tsv,
 	&pm_render_json,
 	&pm_render_html,
+	&pm_render_folded,
+	&pm_render_pprof,
 };
 
 const struct pm_renderer *pm_renderer__find(const char *name)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmprof/error.h"
 #include "pmprof/json.h"
 #include "pmprof/util.h"
 #include "table/internal.h"
@@ -150,8 +151,25 @@ void pm_report__truncate(struct pm_report *rep, size_t n)
 	if (!n)
 		return;
 	for (size_t i = 0; i < rep->nr_tables; i++)
-		if (!(rep->tables[i]->flags & PM_TABLE_JSON_ONLY))
+		if (!(rep->tables[i]->flags &
+		      (PM_TABLE_WHOLE | PM_TABLE_JSON_ONLY)))
 			pm_table__truncate(rep->tables[i], n);
+}
+
+int pm_report__check_render(const struct pm_report *rep,
+			    const struct pm_renderer *r,
+			    const struct pm_render_opts *opts,
+			    struct pm_error *err)
+{
+	static const struct pm_render_opts defaults;
+	struct pm_render_opts o;
+
+	if (!r || !rep)
+		return pm_error__fmt(err, EINVAL, "no report or no format");
+	if (!r->check)
+		return 0;
+	PM_OPTS_COPY(&o, opts, defaults);
+	return r->check(rep, &o, err);
 }
 
 int pm_report__render(const struct pm_report *rep, FILE *out,

@@ -41,7 +41,7 @@ cat >"$pc.tmp" <<EOF
 PKG_CONFIG_SYSROOT_DIR='$root' PKG_CONFIG_LIBDIR='$root/usr/lib/$triplet/pkgconfig:$root/usr/share/pkgconfig' exec pkg-config "\$@"
 EOF
 chmod +x "$pc.tmp" && mv "$pc.tmp" "$pc"
-"$pc" --exists libelf libdw libzstd jansson ncursesw cmocka ||
+"$pc" --exists libelf libdw libzstd jansson libprotobuf-c zlib ncursesw cmocka ||
 	lab_die "the $arch sysroot $root lacks a pkg-config module"
 
 cd "$LAB_TOP" || exit 1

@@ -25,7 +25,8 @@ esac
 triplet=$(lab_triplet "$arch")
 
 DEV='libelf-dev libdw-dev libzstd-dev libjansson-dev libiberty-dev
-     libcmocka-dev zlib1g-dev liblzma-dev libbz2-dev libncurses-dev'
+     libcmocka-dev zlib1g-dev liblzma-dev libbz2-dev libprotobuf-c-dev
+     libncurses-dev'
 RUNTIME='libc6 libcmocka0'
 
 lab_need_arch "$arch"

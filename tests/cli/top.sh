@@ -115,9 +115,10 @@ fi
 # metrics`'s table; intervals of D seconds lose a window only where a cut
 # falls inside it (at most one per cut and counter instance: one per CPU
 # here, one in the simulator) and gain none.
+# (--wide: metrics cuts a long symbol to the terminal, top prints it whole)
 replayed_windows() {
 	local name=$1 file=$2 d=$3 sw=${4:-} n out
-	"$PMPROF" metrics -i "$file" >"$name.whole"
+	"$PMPROF" metrics --wide -i "$file" >"$name.whole"
 	"$PMPROF" top --metrics --stdio -i "$file" -d 3600 >"$name.one"
 	check_eq "$name: one interval is the whole recording's table" \
 		"$(sed -n '/^Symbol/,$p' "$name.whole")" "$(sed -n '/^Symbol/,/^$/p' "$name.one" | sed '/^$/d')"

@@ -169,6 +169,8 @@ def metrics(path, software):
                 fail("not a metrics row: %r" % line)
             windows[f[0]] = windows.get(f[0], 0) + int(f[2])
             for j, c in enumerate(share_cols):
+                # "12.51%?": a share from fewer than 30 windows
+                # (metrics' mark), still a share of the interval
                 if f[c] != "-":
                     shares[j] += float(f[c].rstrip("?").rstrip("%"))
         for s in shares:

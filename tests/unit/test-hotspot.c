@@ -15,6 +15,8 @@
  *   total 1050: self main 500, work 300, leaf 200, unknown 50;
  *   children main 1000, work 500, leaf 200, unknown 50.
  *   A second event (task-clock), one sample of 70 in work.
+ *   Stacks (outermost first): main;work;leaf 2 samples 200, main;work 1
+ *   of 300 (and task-clock's 1 of 70), main 1 of 500, 0x100 1 of 50.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,6 +27,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <zlib.h>
 
 #include "fixture/kit.h"
 #include "pmprof/analysis.h"
@@ -33,6 +36,7 @@
 #include "pmprof/report.h"
 #include "pmprof/session.h"
 #include "pmprof/table.h"
+#include "table/profile.pb-c.h"
 
 #define BASE 0x555555554000ULL
 
@@ -303,6 +307,218 @@ static void test_percent_limit_and_top(void **state)
 	pm_report__delete(rep);
 }
 
+static char *folded(const struct pm_report *rep, const char *weight)
+{
+	struct pm_render_opts ro = { .sz = sizeof(ro), .weight = weight };
+	struct pm_error err = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	assert_int_equal(pm_report__check_render(rep, pm_renderer__find("folded"),
+						 &ro, &err), 0);
+	assert_int_equal(pm_report__render(rep, out, pm_renderer__find("folded"), &ro), 0);
+	fclose(out);
+	return text;
+}
+
+/* opts.stacks: the stacks table, and the folded format drawn from it. */
+static void test_stacks(void **state)
+{
+	struct pm_hotspot_opts o = { .sz = sizeof(o), .stacks = true };
+	struct pm_render_opts ro = { .sz = sizeof(ro), .weight = "cycles" };
+	struct pm_report *rep = report(&o);
+	const struct pm_table *t = pm_report__find_table(rep, "stacks");
+	struct pm_error err = { 0 };
+	char *text;
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(pm_report__nr_tables(rep), 3);	/* two events, stacks */
+	assert_int_equal(pm_table__nr_rows(t), 4);
+	assert_string_equal(str(t, 0, "stack"), "0x0000000000000100");
+	assert_string_equal(str(t, 3, "stack"), "main;work;leaf");
+	assert_int_equal(pm_table__get_u64(t, 2, col(t, "samples")), 2);
+	assert_int_equal(pm_table__get_u64(t, 2, col(t, "period")), 370);
+	assert_int_equal(pm_table__get_u64(t, 2, col(t, "task-clock")), 70);
+	text = folded(rep, NULL);
+	assert_string_equal(text, "0x0000000000000100 1\nmain 1\nmain;work 2\n"
+				  "main;work;leaf 2\n");
+	free(text);
+	text = folded(rep, "period");
+	assert_string_equal(text, "0x0000000000000100 50\nmain 500\nmain;work 370\n"
+				  "main;work;leaf 200\n");
+	free(text);
+	text = folded(rep, "cpu-clock");
+	assert_string_equal(text, "0x0000000000000100 50\nmain 500\nmain;work 300\n"
+				  "main;work;leaf 200\n");
+	free(text);
+	text = folded(rep, "task-clock");	/* stacks of weight 0 left out */
+	assert_string_equal(text, "main;work 70\n");
+	free(text);
+	assert_int_equal(pm_report__check_render(rep, pm_renderer__find("folded"),
+						 &ro, &err), -PM_EUSAGE);
+	assert_non_null(strstr(err.msg, "no event 'cycles'"));
+	/* --top trims the event tables, not the picture */
+	pm_report__truncate(rep, 1);
+	assert_int_equal(pm_table__nr_rows(pm_report__find_table(rep, "stacks")), 4);
+	pm_report__delete(rep);
+	/* without opts.stacks there is nothing to fold */
+	o.stacks = false;
+	rep = report(&o);
+	assert_null(pm_report__find_table(rep, "stacks"));
+	assert_int_equal(pm_report__check_render(rep, pm_renderer__find("folded"),
+						 NULL, &err), -PM_EUSAGE);
+	assert_non_null(strstr(err.msg, "keeps no call stacks"));
+	pm_report__delete(rep);
+}
+
+/* HTML with stacks: the stacks as the page script's JSON, not as a table. */
+static void test_html_stacks(void **state)
+{
+	struct pm_hotspot_opts o = { .sz = sizeof(o), .stacks = true };
+	struct pm_report *rep = report(&o);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	(void)state;
+	assert_int_equal(pm_report__render(rep, out, pm_renderer__find("html"), NULL), 0);
+	fclose(out);
+	assert_non_null(strstr(text, "{\"columns\":[\"samples\",\"period\",\"cpu-clock\","
+				     "\"task-clock\"],\n\"stacks\":["));
+	assert_non_null(strstr(text, "\n[\"main;work\",[2,370,300,70]]"));
+	assert_non_null(strstr(text, "\n[\"0x0000000000000100\",[1,50,50,0]]"));
+	assert_non_null(strstr(text, "<div id=\"pm-fg\"></div>"));
+	assert_non_null(strstr(text, "<table class=\"pm-sortable\">"));
+	assert_null(strstr(text, "<th>Stack</th>"));
+	assert_null(strstr(text, " src="));
+	free(text);
+	pm_report__delete(rep);
+}
+
+/* The pprof output, gunzipped and unpacked. */
+static Perftools__Profiles__Profile *pprof(const struct pm_report *rep)
+{
+	Perftools__Profiles__Profile *p;
+	char *gz = NULL;
+	size_t gzlen = 0, cap = 1 << 20;
+	uint8_t *raw = malloc(cap);
+	FILE *out = open_memstream(&gz, &gzlen);
+	z_stream z = { 0 };
+
+	assert_int_equal(pm_report__render(rep, out, pm_renderer__find("pprof"), NULL), 0);
+	fclose(out);
+	assert_true(gzlen > 18 && (uint8_t)gz[0] == 0x1f && (uint8_t)gz[1] == 0x8b);
+	assert_int_equal(inflateInit2(&z, 16 + MAX_WBITS), Z_OK);
+	z.next_in = (uint8_t *)gz;
+	z.avail_in = (uInt)gzlen;
+	z.next_out = raw;
+	z.avail_out = (uInt)cap;
+	assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+	p = perftools__profiles__profile__unpack(NULL, z.total_out, raw);
+	assert_non_null(p);
+	inflateEnd(&z);
+	free(raw);
+	free(gz);
+	return p;
+}
+
+static const char *pstr(const Perftools__Profiles__Profile *p, int64_t i)
+{
+	assert_true(i >= 0 && (size_t)i < p->n_string_table);
+	return p->string_table[i];
+}
+
+static const Perftools__Profiles__Location *
+ploc(const Perftools__Profiles__Profile *p, uint64_t id)
+{
+	for (size_t i = 0; i < p->n_location; i++)
+		if (p->location[i]->id == id)
+			return p->location[i];
+	fail_msg("no location %llu", (unsigned long long)id);
+	return NULL;
+}
+
+static const char *pfunc(const Perftools__Profiles__Profile *p, uint64_t loc)
+{
+	const Perftools__Profiles__Location *l = ploc(p, loc);
+
+	if (!l->n_line)
+		return NULL;
+	for (size_t i = 0; i < p->n_function; i++)
+		if (p->function[i]->id == l->line[0]->function_id)
+			return pstr(p, p->function[i]->name);
+	fail_msg("no function %llu", (unsigned long long)l->line[0]->function_id);
+	return NULL;
+}
+
+/* opts.profile: the pprof profile of the file comment's samples. */
+static void test_pprof(void **state)
+{
+	struct pm_hotspot_opts o = { .sz = sizeof(o), .profile = true };
+	struct pm_report *rep = report(&o);
+	Perftools__Profiles__Profile *p = pprof(rep);
+	int found = 0;
+
+	(void)state;
+	assert_string_equal(pstr(p, 0), "");
+	assert_int_equal(p->n_sample_type, 3);
+	assert_string_equal(pstr(p, p->sample_type[0]->type), "samples");
+	assert_string_equal(pstr(p, p->sample_type[1]->type), "cpu-clock");
+	assert_string_equal(pstr(p, p->sample_type[2]->type), "task-clock");
+	assert_string_equal(pstr(p, p->default_sample_type), "cpu-clock");
+	/* leaf twice (two addresses), work (both events: one key), main,
+	 * the unknown address */
+	assert_int_equal(p->n_sample, 5);
+	for (size_t i = 0; i < p->n_sample; i++) {
+		const Perftools__Profiles__Sample *s = p->sample[i];
+		const char *leaf = pfunc(p, s->location_id[0]);
+		int64_t pid = -1, cpu = -1;
+
+		assert_int_equal(s->n_value, 3);
+		for (size_t k = 0; k < s->n_label; k++) {
+			if (!strcmp(pstr(p, s->label[k]->key), "process"))
+				pid = s->label[k]->num;
+			if (!strcmp(pstr(p, s->label[k]->key), "cpu"))
+				cpu = s->label[k]->num;
+		}
+		if (leaf && !strcmp(leaf, "work")) {
+			found++;
+			assert_int_equal(s->n_location_id, 2);
+			assert_string_equal(pfunc(p, s->location_id[1]), "main");
+			assert_int_equal(s->value[0], 2);
+			assert_int_equal(s->value[1], 300);
+			assert_int_equal(s->value[2], 70);
+			assert_int_equal(pid, 100);
+			assert_int_equal(cpu, 0);
+		} else if (leaf && !strcmp(leaf, "main")) {
+			found++;
+			assert_int_equal(s->value[1], 500);
+			assert_int_equal(pid, 200);
+			assert_int_equal(cpu, 1);
+		} else if (!leaf) {
+			found++;
+			assert_int_equal(ploc(p, s->location_id[0])->address, 0x100);
+			assert_int_equal(ploc(p, s->location_id[0])->mapping_id, 0);
+			assert_int_equal(s->value[1], 50);
+		} else {
+			assert_string_equal(leaf, "leaf");
+			assert_int_equal(s->n_location_id, 3);
+			assert_int_equal(s->value[1], 100);
+		}
+	}
+	assert_int_equal(found, 3);
+	/* prog in two processes: a mapping each, both the file */
+	assert_int_equal(p->n_mapping, 2);
+	assert_string_equal(pstr(p, p->mapping[0]->filename), prog);
+	assert_int_equal(p->mapping[0]->memory_start, BASE + 0x1000);
+	assert_int_equal(p->mapping[0]->memory_limit, BASE + 0x2000);
+	assert_int_equal(p->mapping[0]->file_offset, 0x1000);
+	perftools__profiles__profile__free_unpacked(p, NULL);
+	pm_report__delete(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +527,9 @@ int main(void)
 		cmocka_unit_test(test_children),
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_percent_limit_and_top),
+		cmocka_unit_test(test_stacks),
+		cmocka_unit_test(test_pprof),
+		cmocka_unit_test(test_html_stacks),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

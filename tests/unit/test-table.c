@@ -844,7 +844,7 @@ static void test_cli_formats(void **state)
 		assert_int_equal(pm_cli_format_cb(&opt, r->name), 0);
 		assert_ptr_equal(got, r);
 	}
-	assert_int_equal(i, 5);
+	assert_int_equal(i, 7);
 	assert_int_equal(pm_cli_format_cb(&opt, "text"), 0);
 	assert_ptr_equal(got, pm_renderer__find("table"));
 	assert_int_equal(pm_cli_format_cb(&opt, "xml"), -1);
