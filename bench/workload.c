@@ -476,8 +476,14 @@ static void print_truth(void)
 		measure(empty_behaviour, &base);
 	for (int i = 0; i < NR_BEHAVIOURS; i++) {
 		const struct truth *t = &truths[i];
-		uint64_t ins = t->instructions - t->calls * base.instructions / base.calls;
-		uint64_t ns = t->ns - t->calls * base.ns / base.calls;
+		uint64_t ins_brackets = t->calls * base.instructions / base.calls;
+		uint64_t ns_brackets = t->calls * base.ns / base.calls;
+		/* Time is not exact: when the host delays the brackets'
+		 * own measurement, a short behaviour's time can be less
+		 * than the brackets' average. Say 0 then, not a wrapped
+		 * negative. */
+		uint64_t ins = t->instructions > ins_brackets ? t->instructions - ins_brackets : 0;
+		uint64_t ns = t->ns > ns_brackets ? t->ns - ns_brackets : 0;
 
 		if (truth_fd >= 0)
 			printf("truth %s %lu %llu %llu\n", behaviours[i].name, t->calls,
