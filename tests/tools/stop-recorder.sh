@@ -7,8 +7,8 @@
 # a small ring must overflow, one large enough must hold them all.
 #
 # With "flush", the workload then goes on in short runs until the recorder
-# has slept once more (its voluntary context switches grow: it drained the
-# rings and waits in poll), and then once more, because the kernel writes
+# has slept again (its voluntary context switches grow: it drained the
+# rings and waits in poll), three times over, and then once more, because the kernel writes
 # its LOST record in front of the first record that finds room after a
 # drain: without that record no tool could know what was lost.
 wl=$1 n=$2 flush=${3:-} p=$PPID
@@ -23,5 +23,11 @@ until [ "$(field State)" = "T (stopped)" ]; do sleep 0.01; done
 before=$(field voluntary_ctxt_switches)
 kill -CONT "$p" || exit 1
 [ "$flush" = flush ] || exit 0
-while [ "$(field voluntary_ctxt_switches)" = "$before" ]; do "$wl" -n 1 >/dev/null; done
-"$wl" -n 1 >/dev/null
+# Three rounds: a voluntary switch can also be a short block (a write,
+# a lock) before the drain; by the third sleep the recorder has been
+# through its poll, after a drain, at least once.
+for round in 1 2 3; do
+	while [ "$(field voluntary_ctxt_switches)" = "$before" ]; do "$wl" -n 1 >/dev/null; done
+	before=$(field voluntary_ctxt_switches)
+	"$wl" -n 1 >/dev/null
+done
