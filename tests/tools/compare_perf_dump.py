@@ -136,7 +136,11 @@ def main():
     ms = [r for r in mine if r['type'] == 'SAMPLE']
     # perf delivers samples time-ordered; the file holds them per ring
     # buffer. Put both in time order (stable, so ties keep file order).
-    if not in_order and ps and all('time' in r for r in ps) and all('time' in r for r in ms):
+    # In order, the sequence of types and times above holds the order;
+    # samples of one timestamp (two CPUs' rings, two threads' files) have
+    # no order between them: perf's depends on how it read the files.
+    # Sorting changes nothing else in a time-ordered list.
+    if ps and all('time' in r for r in ps) and all('time' in r for r in ms):
         key = lambda r: (r['time'], r.get('cpu', 0), r.get('tid', 0), r.get('ip', 0))
         ps.sort(key=key)
         ms.sort(key=key)
