@@ -10,6 +10,8 @@
 # ranges and percent slices, --pid, --tid, --comm, --dsos, --symbols,
 # -U, --percentage relative) gives the rows perf gives with it.
 . "$(dirname "$0")/../lib.sh"
+# expect writes out.txt and err.txt where it runs: here, not in the tree
+cd "$TMP" || exit 1
 
 have_perf || { skip callgraph-perf "perf cannot record here"; exit 0; }
 command -v gcc >/dev/null ||
