@@ -438,7 +438,8 @@ int pm_annotate__finish(struct pm_annotate *a, struct pm_session *s,
 	}
 	a->sum.windows = a->nr_counters > 0;
 	order = pm_calloc(a->nr_funcs + 1, sizeof(*order));
-	memcpy(order, a->funcs, a->nr_funcs * sizeof(*order));
+	if (a->nr_funcs)	/* a->funcs is NULL without any */
+		memcpy(order, a->funcs, a->nr_funcs * sizeof(*order));
 	qsort(order, a->nr_funcs, sizeof(*order), cmp_funcs);
 	n = a->opts.top && a->opts.top < a->nr_funcs ? a->opts.top : a->nr_funcs;
 	a->out = pm_calloc(n + 1, sizeof(*a->out));
