@@ -150,3 +150,19 @@ child_runs() {
 	done
 	return 1
 }
+
+# build_report_prog TEST: tests/programs/report-prog.c as $TMP/report-prog
+# (frame pointers, PIE); a failure is TEST's not_ok and ends the test.
+build_report_prog() {
+	gcc -O2 -g -fno-omit-frame-pointer -fPIE -pie -o "$TMP/report-prog" \
+		"$TOP/tests/programs/report-prog.c" -lpthread ||
+		{ not_ok "$1: cannot build report-prog"; exit 0; }
+}
+
+# perf_rec NAME perf-record-args...: perf record into NAME.data (here),
+# its messages in NAME.err; a failure is NAME's not_ok.
+perf_rec() {
+	local name=$1; shift
+	perf record -q -o "$name.data" "$@" >/dev/null 2>"$name.err" ||
+		{ not_ok "$name: perf record failed: $(tail -1 "$name.err")"; return 1; }
+}

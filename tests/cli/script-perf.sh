@@ -9,16 +9,10 @@
 have_perf || { skip script-perf "perf cannot record here"; exit 0; }
 command -v gcc >/dev/null || { skip script-perf "no gcc"; exit 0; }
 prog="$TMP/report-prog"
-gcc -O2 -g -fno-omit-frame-pointer -fPIE -pie -o "$prog" \
-	"$TOP/tests/programs/report-prog.c" -lpthread ||
-	{ not_ok "script-perf: cannot build report-prog"; exit 0; }
+build_report_prog script-perf
 cd "$TMP" || exit 1
 
-rec() {	# rec NAME perf-record-args...
-	local name=$1; shift
-	perf record -q -o "$name.data" "$@" >/dev/null 2>"$name.err" ||
-		{ not_ok "$name: perf record failed: $(tail -1 "$name.err")"; return 1; }
-}
+rec() { perf_rec "$@"; }
 
 # same NAME [script options]: pmprof script prints what perf script does
 same() {
