@@ -18,11 +18,7 @@ cd "$TMP" || exit 1
 # go keeps its caches under HOME
 export HOME="$TMP" GOCACHE="$TMP/go-cache" GOFLAGS=
 
-rec() {	# rec NAME perf-record-args...
-	local name=$1; shift
-	perf record -q -o "$name.data" "$@" >/dev/null 2>"$name.err" ||
-		{ not_ok "$name: perf record failed: $(tail -1 "$name.err")"; return 1; }
-}
+rec() { perf_rec "$@"; }
 
 pprof() {	# pprof NAME ARGS...: go tool pprof on NAME's profile
 	local name=$1; shift
