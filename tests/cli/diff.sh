@@ -7,12 +7,12 @@
 # samples; the HTML page draws nops red (grew) and, the other way round,
 # blue (shrank).
 #
-# The margins: about 10000 cpu-clock samples a side (CPU time, whatever
-# the load), nops about 2% of them. Doubling it moves its share by about
-# 2 points, z near 8.5; the others' shares shrink by 2% of themselves
-# (int_divider_stalls, the largest: z near 1). Tested at 99.99% (|z| >
-# 3.89): over four sigma above the line for nops, near three below it
-# for the others.
+# The margins: about 13000 cpu-clock samples a side (CPU time, whatever
+# the load), nops about 1.8% of them. Doubling it moves its share by
+# about 1.5 points, z near 8 (6.85 measured at 10000 samples); the
+# others' shares shrink by 1.8% of themselves (int_divider_stalls, the
+# largest: z near -1). Tested at 99.99% (|z| > 3.89): about four sigma
+# above the line for nops, near three below it for the others.
 . "$(dirname "$0")/../lib.sh"
 
 have_perf || { skip diff "perf cannot record here"; exit 0; }
@@ -22,8 +22,8 @@ cd "$TMP" || exit 1
 
 # side by side, so that what the machine's load does to one behaviour's
 # cost (a busy divider or memory bus) it does to both recordings alike
-perf_rec base -e cpu-clock -F 4000 -g -- "$W" -F -n 24000 &
-perf_rec new -e cpu-clock -F 4000 -g -- "$W" -F -n 24000 --twice nops &
+perf_rec base -e cpu-clock -F 4000 -g -- "$W" -F -n 32000 &
+perf_rec new -e cpu-clock -F 4000 -g -- "$W" -F -n 32000 --twice nops &
 wait
 [ -s base.data ] && [ -s new.data ] || exit 0
 
