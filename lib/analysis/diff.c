@@ -159,6 +159,26 @@ static void add_share_columns(struct pm_table *t, unsigned int compute,
 	oc->sig = col(t, "Significant", "significant", PM_COL_BOOL, 0);
 }
 
+/* The column of base's column bc with this suffix: "GROUP NAME SUFFIX"
+ * in text ("metrics CPI delta"), "GROUP_KEY_SUFFIX" in JSON. */
+static int named_col(struct pm_table *t, const struct pm_table_column *bc,
+		     const char *suffix, enum pm_table_type type,
+		     struct pm_strbuf *sb, struct pm_strbuf *kb)
+{
+	const char *grp = bc->group ? bc->group : "";
+
+	pm_strbuf__reset(sb);
+	pm_strbuf__reset(kb);
+	pm_strbuf__addf(sb, "%s%s%s%s%s", grp, *grp ? " " : "", bc->name,
+			*suffix ? " " : "", suffix);
+	pm_strbuf__addf(kb, "%s%s%s%s%s", grp, *grp ? "_" : "",
+			bc->key ? bc->key : bc->name, *suffix ? "_" : "", suffix);
+	for (char *p = (char *)pm_strbuf__str(kb); *p; p++)
+		if (*p == ' ')
+			*p = '_';
+	return col(t, pm_strbuf__str(sb), pm_strbuf__str(kb), type, 0);
+}
+
 /* What each other number of base gets: NEW's value, its delta, ratio. */
 struct other {
 	int bcol, ncol, out;		/* out: first of its output columns */
@@ -169,42 +189,34 @@ static size_t add_other_columns(struct pm_table *t, const struct side *b,
 				const struct side *n, unsigned int compute,
 				struct other *o)
 {
-	struct pm_strbuf sb = PM_STRBUF_INIT;
+	struct pm_strbuf sb = PM_STRBUF_INIT, kb = PM_STRBUF_INIT;
 	size_t nr = 0;
 
 	for (size_t c = 0; c < pm_table__nr_columns(b->t); c++) {
 		const struct pm_table_column *bc = pm_table__column(b->t, c);
 		int nc = same_column(n->t, bc, bc->type);
 		struct pm_table_column ci = *bc;
-		const char *grp = bc->group ? bc->group : "";
 
 		if (!json_number(bc) || nc < 0 || (int)c == b->overhead)
 			continue;
 		o[nr] = (struct other){ .bcol = (int)c, .ncol = nc, .bci = -1,
 					.nci = -1, .sig = -1 };
-		pm_strbuf__reset(&sb);
-		pm_strbuf__addf(&sb, "%s%s%s", grp, *grp ? " " : "", bc->name);
-		o[nr].out = col(t, pm_strbuf__str(&sb), NULL, bc->type, 0);
-		pm_strbuf__adds(&sb, " delta");
+		o[nr].out = named_col(t, bc, "", bc->type, &sb, &kb);
 		if (compute & PM_DIFF_DELTA)
-			col(t, pm_strbuf__str(&sb), NULL, integer(bc->type) ?
-			    PM_COL_I64 : PM_COL_DOUBLE, 0);
-		pm_strbuf__reset(&sb);
-		pm_strbuf__addf(&sb, "%s%s%s ratio", grp, *grp ? " " : "", bc->name);
+			named_col(t, bc, "delta", integer(bc->type) ? PM_COL_I64 :
+				  PM_COL_DOUBLE, &sb, &kb);
 		if (compute & PM_DIFF_RATIO)
-			col(t, pm_strbuf__str(&sb), NULL, PM_COL_DOUBLE, 0);
+			named_col(t, bc, "ratio", PM_COL_DOUBLE, &sb, &kb);
 		/* metrics --ci: the metric's interval on both sides */
 		ci.group = "ci95";
 		o[nr].bci = same_column(b->t, &ci, PM_COL_RANGE);
 		o[nr].nci = same_column(n->t, &ci, PM_COL_RANGE);
-		if (o[nr].bci >= 0 && o[nr].nci >= 0) {
-			pm_strbuf__reset(&sb);
-			pm_strbuf__addf(&sb, "%s sig", bc->name);
-			o[nr].sig = col(t, pm_strbuf__str(&sb), NULL, PM_COL_BOOL, 0);
-		}
+		if (o[nr].bci >= 0 && o[nr].nci >= 0)
+			o[nr].sig = named_col(t, bc, "sig", PM_COL_BOOL, &sb, &kb);
 		nr++;
 	}
 	pm_strbuf__release(&sb);
+	pm_strbuf__release(&kb);
 	return nr;
 }
 

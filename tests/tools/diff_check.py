@@ -12,6 +12,10 @@
         NAME's Significant is as given (NAME=yes|no pairs)
     diff_check.py folded DIFF.folded BASE_TOTAL NEW_TOTAL
         the "stack base new" lines add up to each side's samples
+    diff_check.py metrics DIFF.json BASE.json NEW.json
+        for every function of both metrics --ci reports and every metric:
+        METRIC is NEW's, its delta NEW's - BASE's, its sig whether the two
+        95% intervals are apart
     diff_check.py colours DOM NAME grew|shrank
         the frames named NAME are marked so and drawn red (grew) or blue
         (shrank); the page ran without error
@@ -132,7 +136,26 @@ def check_colours(dom, name, change):
             fail('%s: colour %s, expected %s' % (name, rgb[0], 'red' if red else 'blue'))
 
 
+def check_metrics(diff, bpath, npath):
+    _, r = rows(diff)
+    side = [{(f['dso'], f['symbol']): f for f in json.load(open(p))['functions']}
+            for p in (bpath, npath)]
+    seen = 0
+    for k in set(side[0]) & set(side[1]):
+        b, n, d = side[0][k], side[1][k], r[k]
+        for m, vn in n['metrics'].items():
+            vb = b['metrics'][m]
+            (bl, bh), (nl, nh) = b['ci95'][m], n['ci95'][m]
+            want = (vn, vn - vb, nh < bl or nl > bh)
+            got = (d['metrics_' + m], d['metrics_%s_delta' % m], d['metrics_%s_sig' % m])
+            if abs(got[0] - want[0]) > 1e-9 or abs(got[1] - want[1]) > 1e-9 or got[2] != want[2]:
+                fail('%s %s: %s %s, expected %s' % (k[1], m, m, got, want))
+            seen += 1
+    if seen < 10:
+        fail('only %d metrics compared' % seen)
+
+
 mode, args = sys.argv[1], sys.argv[2:]
 {'z': lambda: check_z(*args), 'perf': lambda: check_perf(*args),
- 'sig': lambda: check_sig(args[0], args[1:]),
+ 'metrics': lambda: check_metrics(*args), 'sig': lambda: check_sig(args[0], args[1:]),
  'folded': lambda: check_folded(*args), 'colours': lambda: check_colours(*args)}[mode]()
