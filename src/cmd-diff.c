@@ -62,7 +62,8 @@ int cmd_diff(int argc, const char **argv)
 		OPT_STRING('s', "sort", &sort, "keys",
 			   "match functions by these keys: dso, sym, comm, pid, tid, cpu (default dso,sym)"),
 		OPT_DOUBLE(0, "confidence", &confidence, "pct",
-			   "mark share changes significant at this two-sided confidence (default 95)"),
+			   "mark share changes significant at this two-sided confidence (default 95): "
+			   "a two-proportion z test of the samples, pooled, normal approximation"),
 		OPT_BOOLEAN(0, "metrics", &so.metrics,
 			    "compare metrics recordings' functions (CPI, IPC, miss rates; their 95% intervals)"),
 		OPT_STRING(0, "percentage", &percentage, "relative|absolute",
