@@ -146,16 +146,9 @@ void pm_maps__insert(struct pm_maps *m, struct pm_map *map,
 	m->version = new_version();
 }
 
-struct pm_map *pm_maps__find(struct pm_maps *m, uint64_t addr)
+/* First index whose map starts after addr. */
+static size_t first_after(const struct pm_maps *m, uint64_t addr)
 {
-	size_t i;
-
-	if (!m || !m->nr)
-		return NULL;
-	if (m->last < m->nr && m->v[m->last]->start <= addr &&
-	    addr < m->v[m->last]->end)
-		return m->v[m->last];
-	/* i: the first map starting after addr */
 	size_t lo = 0, hi = m->nr;
 
 	while (lo < hi) {
@@ -166,7 +159,19 @@ struct pm_map *pm_maps__find(struct pm_maps *m, uint64_t addr)
 		else
 			hi = mid;
 	}
-	i = lo;
+	return lo;
+}
+
+struct pm_map *pm_maps__find(struct pm_maps *m, uint64_t addr)
+{
+	size_t i;
+
+	if (!m || !m->nr)
+		return NULL;
+	if (m->last < m->nr && m->v[m->last]->start <= addr &&
+	    addr < m->v[m->last]->end)
+		return m->v[m->last];
+	i = first_after(m, addr);
 	if (i == 0 || addr >= m->v[i - 1]->end)
 		return NULL;
 	m->last = i - 1;
@@ -176,18 +181,10 @@ struct pm_map *pm_maps__find(struct pm_maps *m, uint64_t addr)
 void pm_maps__hole(const struct pm_maps *m, uint64_t addr, uint64_t *start,
 		   uint64_t *end)
 {
-	size_t lo = 0, hi = m ? m->nr : 0;
+	size_t i = m ? first_after(m, addr) : 0;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->v[mid]->start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*start = lo ? m->v[lo - 1]->end : 0;
-	*end = m && lo < m->nr ? m->v[lo]->start : UINT64_MAX;
+	*start = i ? m->v[i - 1]->end : 0;
+	*end = m && i < m->nr ? m->v[i]->start : UINT64_MAX;
 }
 
 /*
