@@ -11,6 +11,7 @@
  * One unwinder serves every process: it is told each sample's mappings
  * through the process's map list.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,8 +68,10 @@ static int find_map(void *arg, uint64_t addr, struct pm_unwind_map *out)
 {
 	const struct pm_map *m = pm_maps__find(arg, addr);
 
-	if (!m)
-		return -1;
+	if (!m) {
+		pm_maps__hole(arg, addr, &out->start, &out->end);
+		return -ENOENT;
+	}
 	out->start = m->start;
 	out->end = m->end;
 	out->pgoff = m->pgoff;
@@ -98,6 +101,7 @@ static void add_unwound(struct pm_chain *c, struct pm_session *s,
 		.stack_size = PM_MIN(smp->stack_user_dyn_size,
 				     smp->stack_user_size),
 		.tid = t->pub.tid,
+		.maps_version = t->maps ? t->maps->version : 0,
 	};
 	struct pm_addr_loc loc;
 	size_t n;
