@@ -94,16 +94,22 @@ if rec fp -g -- "$fp" single; then
 	for v in period count; do
 		chains fp "-g folded,$v" --no-children -g "folded,0.5,$v"
 	done
-	# -F: the columns perf's names select (and its keys the sort keys), in
-	# pmprof's column order (perf takes the order of -F)
-	for F in overhead,sample,dso,sym overhead,period,dso,sym overhead,sym overhead,dso; do
-		t="$TMP/fields.$F"
+	# -F: the columns perf's names select, in -F's order, the keys of
+	# --sort it lacks after them; the rows in perf's order (--sort's keys
+	# first, then -F's fields, no overhead first unless -F puts it there)
+	for F in overhead,sample,dso,sym overhead,period,dso,sym overhead,sym overhead,dso \
+		 sym,overhead dso,overhead,sym sample,overhead,dso period,sym,sample \
+		 "overhead,sym -s dso" "overhead,sample -s sym" "period,sym,sample -s dso" \
+		 "overhead,sample,period -s sym,dso"; do
+		t="$TMP/fields.${F// /_}"
+		# shellcheck disable=SC2086 # F is -F's list and a --sort
 		perf report -i "$TMP/fp.data" --stdio -q --no-children -g none --percent-limit 0 \
-			-F "$F" 2>/dev/null | sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' | grep . |
-			sort >"$t.perf"
-		"$PMPROF" report -i "$TMP/fp.data" -q -F "$F" |
-			sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' | sort >"$t.pmprof"
-		check_files_eq "fp: -F $F: perf's columns and rows" "$t.perf" "$t.pmprof"
+			-F $F 2>/dev/null | sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' | grep . >"$t.perf"
+		# shellcheck disable=SC2086
+		"$PMPROF" report -i "$TMP/fp.data" -q -F $F |
+			sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' >"$t.pmprof"
+		check_files_eq "fp: -F $F: perf's columns and rows, in perf's order" \
+			"$t.perf" "$t.pmprof"
 	done
 	# -t: the cells of the rows apart by the separator, unpadded
 	"$PMPROF" report -i "$TMP/fp.data" -q -t ';' >"$TMP/sep.out"
