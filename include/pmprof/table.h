@@ -83,6 +83,9 @@ struct pm_table_column {
 	const char *group;	/* JSON: the member sits in this object of
 				   the row ({"counts": {...}}), ... */
 	const char *subgroup;	/* ... and in this object within it */
+	unsigned int perf_width;	/* text with -t in a PM_TABLE_PERF_HEADER
+					   table: at least this wide (perf's
+					   width of the column); 0: its own */
 };
 
 struct pm_table;

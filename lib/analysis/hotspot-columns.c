@@ -19,7 +19,9 @@ static size_t add_member_col(struct pm_table *t, const struct pm_hotspot_opts *o
 			     const char *key, size_t i, const char *member,
 			     enum pm_table_type type, unsigned int flags)
 {
-	struct pm_table_column c = { .type = type, .flags = flags };
+	/* perf's widths: a share 8 characters, a count 12 */
+	struct pm_table_column c = { .type = type, .flags = flags,
+				     .perf_width = type == PM_COL_PERCENT ? 8 : 12 };
 
 	/* -F: what it leaves out only JSON shows */
 	if (o->fields && !pm_hot_fields__has(o->fields, field))

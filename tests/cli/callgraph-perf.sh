@@ -111,13 +111,26 @@ if rec fp -g -- "$fp" single; then
 		check_files_eq "fp: -F $F: perf's columns and rows, in perf's order" \
 			"$t.perf" "$t.pmprof"
 	done
-	# -t: the cells of the rows apart by the separator, unpadded
-	"$PMPROF" report -i "$TMP/fp.data" -q -t ';' >"$TMP/sep.out"
-	"$PMPROF" report -i "$TMP/fp.data" --format csv | python3 -c '
-import csv, sys
-rows = list(csv.reader(sys.stdin))[1:]
-print("\n".join(";".join([r[0] + "%"] + r[1:]) for r in rows))' >"$TMP/sep.want"
-	check_files_eq "fp: -t ';': the cells apart by ;" "$TMP/sep.want" "$TMP/sep.out"
+	# -t: perf's layout byte for byte from the column header on (padded
+	# to perf's widths, a number a blank and then to the left); of the
+	# comment lines above it, those both print (perf's header hint, its
+	# rounded "1K" samples and its closing tip are perf's own)
+	for F in overhead,sample,period,dso,sym sym,overhead,period,sample \
+		 "overhead,sym -s dso" "overhead_children,overhead,sample,dso,sym"; do
+		t="$TMP/sep.${F// /_}" ch=--no-children
+		case $F in overhead_children*) ch=--children ;; esac
+		# shellcheck disable=SC2086
+		perf report -i "$TMP/fp.data" --stdio -g none --percent-limit 0 -t '|' $ch \
+			-F $F 2>/dev/null >"$t.perf.all"
+		# shellcheck disable=SC2086
+		"$PMPROF" report -i "$TMP/fp.data" -t '|' -F $F >"$t.pmprof.all"
+		sed -n '/^# [A-Z][a-z]*\( [A-Z][a-z]*\)*  *|/,/^$/p' "$t.perf.all" | grep . >"$t.perf"
+		sed -n '/^# [A-Z][a-z]*\( [A-Z][a-z]*\)*  *|/,$p' "$t.pmprof.all" >"$t.pmprof"
+		check_files_eq "fp: -t '|' -F $F: perf's bytes" "$t.perf" "$t.pmprof"
+		grep -E '^# (Total Lost Samples|Event count)' "$t.perf.all" >"$t.perf.c"
+		grep -E '^# (Total Lost Samples|Event count)' "$t.pmprof.all" >"$t.pmprof.c"
+		check_files_eq "fp: -t '|' -F $F: perf's comment lines" "$t.perf.c" "$t.pmprof.c"
+	done
 	rows fp "--dsos libc.so.6,cg-prog" --dsos libc.so.6,cg-prog
 	rows fp "--symbols spin_alpha,cmp" --symbols spin_alpha,cmp
 	rows fp "--symbols ... --percentage relative" --symbols spin_alpha,cmp --percentage relative
