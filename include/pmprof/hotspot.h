@@ -81,10 +81,12 @@ struct pm_hotspot_opts {
 					   what the filters keep */
 	const char *fields;		/* -F: what text, CSV, TSV, HTML show
 					   (pm_hot_fields__parse()); NULL all */
-	size_t nr_sort_keys;		/* with fields: the first ones of keys
-					   are --sort's, rows sort on them
-					   first, then on -F's fields (perf's
-					   order); 0: on -F's fields alone */
+	size_t nr_sort_keys;		/* the first ones of keys are --sort's
+					   (0: none given); with fields rows
+					   sort on them first, then on -F's
+					   fields (perf's order); without,
+					   sym first leaves the row's own
+					   frame out of its call graph */
 };
 
 struct pm_hotspot;

@@ -133,6 +133,10 @@ enum {
 	PM_TABLE_CALL_FOLDED = 1 << 5,	/* ... as perf's folded one */
 	PM_TABLE_WHOLE       = 1 << 6,	/* --top (pm_report__truncate) keeps
 					   every row: a whole picture (stacks) */
+	PM_TABLE_CALL_OWN_FRAME = 1 << 7,	/* call graphs: the "---" chain
+					   a tree starts with leaves out its
+					   first frame, the row's own symbol
+					   (perf's, rows keyed on it first) */
 };
 void pm_table__set_flags(struct pm_table *t, unsigned int flags);
 unsigned int pm_table__flags(const struct pm_table *t);

@@ -196,6 +196,10 @@ unsigned int hot_graph__table_flags(const struct pm_hotspot_opts *o)
 	case PM_CG_FOLDED:
 		return PM_TABLE_CALL_FOLDED;
 	default:
-		return PM_TABLE_CALL_GRAPH;
+		/* perf: --sort sym first (and no -F) leaves the row's own
+		 * frame out of the chain under it */
+		return PM_TABLE_CALL_GRAPH |
+		       (!o->fields && o->nr_sort_keys && o->keys[0] == PM_HOT_SYM ?
+			PM_TABLE_CALL_OWN_FRAME : 0);
 	}
 }

@@ -85,6 +85,19 @@ if rec fp -g -- "$fp" single; then
 		tree fp "-g $g --children" --children -g "$g"
 	done
 	tree fp "-G" --no-children -G
+	# --sort sym first: perf leaves the row's own frame out of the chain
+	# under it (a row's graph lines, each row named by its symbol)
+	for g in graph,5,callee graph,5,caller; do
+		t="$TMP/symfirst.$g"
+		perf report -i "$TMP/fp.data" --stdio -q --no-inline --no-children \
+			--percent-limit 0 -s sym,dso -g "$g" 2>/dev/null |
+			sed -E 's/ +$//; s/^ +[0-9.]+% +(\[.\] [^ ]+).*/\1/' | grep . >"$t.perf"
+		"$PMPROF" report -i "$TMP/fp.data" -q --no-children -s sym,dso -g "$g" |
+			sed -E 's/ +$//; s/^ *[0-9.]+% +[0-9]+ +[0-9]+ +(\[.\] [^ ]+).*/\1/' |
+			grep . >"$t.pmprof"
+		check_files_eq "fp: -s sym,dso -g $g: perf's graphs (no own frame)" \
+			"$t.perf" "$t.pmprof"
+	done
 	tree fp "--max-stack 2 --children" --children -g caller --max-stack 2
 	for g in flat folded flat,0 folded,1; do
 		chains fp "-g $g" --no-children -g "$g"
