@@ -170,6 +170,9 @@ const char *pm_table__get_str(const struct pm_table *t, size_t row, size_t col);
 uint64_t pm_table__get_u64(const struct pm_table *t, size_t row, size_t col);
 int64_t pm_table__get_i64(const struct pm_table *t, size_t row, size_t col);
 double pm_table__get_double(const struct pm_table *t, size_t row, size_t col);
+/* A PM_COL_RANGE cell's two ends: false when null or not a range. */
+bool pm_table__get_range(const struct pm_table *t, size_t row, size_t col,
+			 double *lo, double *hi);
 
 /*
  * The tree under a row: a table of its child nodes, with the table's

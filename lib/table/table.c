@@ -467,6 +467,18 @@ double pm_table__get_double(const struct pm_table *t, size_t row, size_t col)
 	return c ? cell_double(&t->cols[col], c) : 0;
 }
 
+bool pm_table__get_range(const struct pm_table *t, size_t row, size_t col,
+			 double *lo, double *hi)
+{
+	const struct pm_table_cell *c = get(t, row, col);
+
+	if (!c || t->cols[col].type != PM_COL_RANGE)
+		return false;
+	*lo = c->v.r[0];
+	*hi = c->v.r[1];
+	return true;
+}
+
 /*
  * Merge sort of row indices: stable by construction, and the comparator
  * sees the rows where they were before the sort started.
