@@ -447,7 +447,7 @@ struct pm_table *pm_report__stacked(const struct pm_report *rep,
 	merge = merging(&view);
 	if (view.nr_tables == 1 && !merge)
 		*single = view.tables[0];
-	else if (view.nr_tables)
+	else if (view.nr_tables || merge)	/* always: the header alone */
 		t = stack(&view);
 	free(view.tables);
 	return t;
@@ -459,7 +459,7 @@ struct pm_table *pm_report__merged(const struct pm_report *rep)
 	struct pm_table *t;
 
 	tabular_view(rep, &view);
-	t = view.nr_tables ? stack(&view) : NULL;
+	t = view.nr_tables || merging(&view) ? stack(&view) : NULL;
 	free(view.tables);
 	return t;
 }

@@ -819,6 +819,7 @@ static void test_merge_columns(void **state)
 		.name = "Part", .key = "part", .type = PM_COL_STRING }, true);
 	pm_report__add_merge_column(rep, &(struct pm_table_column){
 		.name = "Level", .key = "level", .type = PM_COL_I64 }, false);
+	check_report(rep, "csv", "Part,Level\n");	/* always: with no table */
 	pm_table__add_col(a, "n", NULL, PM_COL_U64);
 	pm_table__set_u64(a, pm_table__add_row(a), 0, 1);
 	pm_summary__add_str(pm_table__summary(a), "part", NULL, "A");
