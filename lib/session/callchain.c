@@ -24,7 +24,13 @@ static void push(struct pm_chain *c, const struct pm_addr_loc *loc)
 	c->v[c->nr++] = *loc;
 }
 
-static void add_sampled(struct pm_chain *c, struct pm_session *s,
+/*
+ * The sampled entries; false when one is a context marker perf does not
+ * know (the kernel has been seen to end a chain with -1): perf then
+ * drops the whole chain, sampled and unwound, and so does this, so that
+ * Children and the trees count such samples as perf does (self only).
+ */
+static bool add_sampled(struct pm_chain *c, struct pm_session *s,
 			const struct pm_sample *smp, const struct pm_thread *t)
 {
 	uint8_t cpumode = PM_MISC_USER;
@@ -46,13 +52,15 @@ static void add_sampled(struct pm_chain *c, struct pm_session *s,
 			case PM_CONTEXT_GUEST_USER:
 				cpumode = PM_MISC_GUEST_USER; break;
 			default:
-				break;
+				c->nr = 0;
+				return false;
 			}
 			continue;
 		}
 		pm_session__resolve(s, t, cpumode, ip, &loc);
 		push(c, &loc);
 	}
+	return true;
 }
 
 static int find_map(void *arg, uint64_t addr, struct pm_unwind_map *out)
@@ -144,7 +152,8 @@ void pm_chain__build(struct pm_chain *c, struct pm_session *s,
 {
 	c->nr = 0;
 	c->done = true;
-	add_sampled(c, s, smp, &t->pub);
+	if (!add_sampled(c, s, smp, &t->pub))
+		return;
 	if (has_dwarf_stack(smp))
 		add_unwound(c, s, smp, t, o);
 	if (o->inline_frames)
