@@ -191,9 +191,10 @@ MEM_V=("text|" "csv|--format csv" "tsv|--format tsv" "json|--format json"
 INFO_V=("text|" "json|--format json")
 DUMP_V=("text|" "json|--format json" "stats|--stats" "hex|--hex" "quiet|-q")
 ANNOTATE_V=("text|--top 2" "json|--top 2 --format json" "csv|--top 2 --format csv"
-	"tsv|--top 1 --format tsv" "nosrc|--top 1 --no-source")
-ANNOTATE_V=("text|--top 2" "json|--top 2 --format json" "csv|--top 2 --format csv"
-	"tsv|--top 1 --format tsv" "nosrc|--top 1 --no-source")
+	"tsv|--top 1 --format tsv" "nosrc|--top 1 --no-source" "all-json|--format json"
+	"all-csv|--no-source --format csv" "html|--top 1 --format html"
+	"folded|--top 1 --format folded" "pprof|--top 1 --format pprof"
+	"main|main --format json")
 
 run_reading() {
 	local entry input extra v label opts cmd tag

@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pmprof/analysis.h"
 #include "pmprof/disasm.h"
 #include "pmprof/metrics.h"
 #include "pmprof/session.h"
@@ -97,6 +98,22 @@ const struct pm_annotation *pm_annotate__at(const struct pm_annotate *a,
 /* Why something is left out or to be read with care: for the header. */
 size_t pm_annotate__nr_notes(const struct pm_annotate *a);
 const char *pm_annotate__note(const struct pm_annotate *a, size_t i);
+
+/*
+ * After finish: the annotations as a report (pmprof/report.h), a table
+ * named "rows" per function, in order, each with what the function is
+ * as its summary (event, dso, symbol, file, start, end, sl1, pctr1,
+ * samples, period, windows, discarded, disasm_error); the report's
+ * summary the totals and notes; text's header ("# N samples, M annotated
+ * functions", the notes) as its notes; CSV and TSV with Event, DSO,
+ * Symbol and SL1 first. The report takes the tables (the annotations'
+ * table is NULL after it): call it once. 0; *out the caller's.
+ */
+struct pm_report;
+int pm_annotate__report(struct pm_annotate *a, struct pm_report **out);
+
+/* new, add and record, finish and report, as one analysis. */
+extern const struct pm_analysis pm_annotate_analysis;
 
 /* Totals over every sample added. */
 struct pm_annotate_summary {

@@ -109,10 +109,16 @@ void pm_report__set_tables_key(struct pm_report *rep, const char *key);
 
 /*
  * CSV, TSV: put this column first in the stacked table, its cell in each
- * table's rows being that table's summary item of the column's key.
- * always: also with one table (else only when there are several).
+ * table's rows being that table's summary item of the column's key (null
+ * when the table has none, or a null one). always: also with one table
+ * (else only when there are several), and with none, where CSV and TSV
+ * print the header of the merge columns alone. set replaces the merge columns,
+ * add appends one after them (a table per function: event, DSO, symbol).
  */
 void pm_report__set_merge_column(struct pm_report *rep,
+				 const struct pm_table_column *col,
+				 bool always);
+void pm_report__add_merge_column(struct pm_report *rep,
 				 const struct pm_table_column *col,
 				 bool always);
 

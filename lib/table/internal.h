@@ -106,9 +106,11 @@ struct pm_report {
 	struct pm_table **tables;
 	size_t nr_tables, alloc_tables;
 	char *tables_key;
-	bool has_merge, merge_always;
-	struct pm_table_column merge;	/* strings owned: merge_name, merge_key */
-	char *merge_name, *merge_key;
+	/* CSV, TSV: columns first in the stacked table, from each table's
+	 * summary (pm_report__add_merge_column); name and key owned */
+	struct pm_table_column *merges;
+	size_t nr_merges;
+	bool merge_always;
 };
 
 /* The column's strings freed (its struct is the caller's). */

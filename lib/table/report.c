@@ -22,6 +22,18 @@ static void free_lines(char **v, size_t n)
 	free(v);
 }
 
+static void release_merges(struct pm_report *rep)
+{
+	for (size_t i = 0; i < rep->nr_merges; i++) {
+		free((char *)rep->merges[i].name);
+		free((char *)rep->merges[i].key);
+	}
+	free(rep->merges);
+	rep->merges = NULL;
+	rep->nr_merges = 0;
+	rep->merge_always = false;
+}
+
 void pm_report__delete(struct pm_report *rep)
 {
 	if (!rep)
@@ -35,8 +47,7 @@ void pm_report__delete(struct pm_report *rep)
 		pm_table__delete(rep->tables[i]);
 	free(rep->tables);
 	free(rep->tables_key);
-	free(rep->merge_name);
-	free(rep->merge_key);
+	release_merges(rep);
 	free(rep);
 }
 
@@ -127,23 +138,31 @@ void pm_report__set_tables_key(struct pm_report *rep, const char *key)
 	rep->tables_key = key ? pm_strdup(key) : NULL;
 }
 
+void pm_report__add_merge_column(struct pm_report *rep,
+				 const struct pm_table_column *col,
+				 bool always)
+{
+	struct pm_table_column *m;
+
+	rep->merges = pm_reallocarray(rep->merges, rep->nr_merges + 1,
+				      sizeof(*rep->merges));
+	m = &rep->merges[rep->nr_merges++];
+	*m = *col;
+	m->name = pm_strdup(col->name);
+	m->key = pm_strdup(col->key ? col->key : col->name);
+	m->show = 0;
+	m->group = m->subgroup = NULL;
+	m->null_text = NULL;
+	m->unit = NULL;
+	rep->merge_always |= always;
+}
+
 void pm_report__set_merge_column(struct pm_report *rep,
 				 const struct pm_table_column *col,
 				 bool always)
 {
-	free(rep->merge_name);
-	free(rep->merge_key);
-	rep->merge = *col;
-	rep->merge_name = pm_strdup(col->name);
-	rep->merge_key = pm_strdup(col->key ? col->key : col->name);
-	rep->merge.name = rep->merge_name;
-	rep->merge.key = rep->merge_key;
-	rep->merge.show = 0;
-	rep->merge.group = rep->merge.subgroup = NULL;
-	rep->merge.null_text = NULL;
-	rep->merge.unit = NULL;
-	rep->has_merge = true;
-	rep->merge_always = always;
+	release_merges(rep);
+	pm_report__add_merge_column(rep, col, always);
 }
 
 void pm_report__truncate(struct pm_report *rep, size_t n)
@@ -331,27 +350,28 @@ struct pm_table *pm_table__copy(const struct pm_table *t, unsigned int show)
 	return dst;
 }
 
-static void set_merge_cell(struct pm_table *dst, const struct pm_table *src,
-			   const struct pm_report *rep, size_t from)
+/* Column dcol of dst's rows from `from` on: src's summary item of key
+ * (left null without one, or with a null one). */
+static void set_merge_cells(struct pm_table *dst, size_t dcol,
+			    const struct pm_table *src, const char *key,
+			    size_t from)
 {
-	const struct pm_summary_item *it = pm_summary__find(&src->summary,
-							    rep->merge_key);
+	const struct pm_summary_item *it = pm_summary__find(&src->summary, key);
 
-	for (size_t r = from; r < dst->nr_rows; r++) {
-		if (!it)
-			continue;
+	for (size_t r = from; it && r < dst->nr_rows; r++) {
 		switch (it->type) {
 		case PM_VAL_STR:
-			pm_table__set_str(dst, r, 0, it->v.s);
+			if (it->v.s)
+				pm_table__set_str(dst, r, dcol, it->v.s);
 			break;
 		case PM_VAL_U64:
-			pm_table__set_u64(dst, r, 0, it->v.u);
+			pm_table__set_u64(dst, r, dcol, it->v.u);
 			break;
 		case PM_VAL_I64:
-			pm_table__set_i64(dst, r, 0, it->v.i);
+			pm_table__set_i64(dst, r, dcol, it->v.i);
 			break;
 		case PM_VAL_DOUBLE:
-			pm_table__set_double(dst, r, 0, it->v.d);
+			pm_table__set_double(dst, r, dcol, it->v.d);
 			break;
 		default:
 			break;
@@ -359,20 +379,25 @@ static void set_merge_cell(struct pm_table *dst, const struct pm_table *src,
 	}
 }
 
+static bool merging(const struct pm_report *rep)
+{
+	return rep->nr_merges && (rep->merge_always || rep->nr_tables > 1);
+}
+
 static struct pm_table *stack(const struct pm_report *rep)
 {
-	bool merge = rep->has_merge && (rep->merge_always || rep->nr_tables > 1);
+	bool merge = merging(rep);
 	struct pm_table *t;
 	struct joined jn = { 0 };
-	size_t max = 0, first = merge ? 1 : 0;
+	size_t max = 0, first = merge ? rep->nr_merges : 0;
 	int *map;
 
 	for (size_t i = 0; i < rep->nr_tables; i++)
 		max += rep->tables[i]->nr_cols;
 	join_columns(&jn, rep, max);
 	t = pm_table__new();
-	if (merge)
-		pm_table__add_column(t, &rep->merge);
+	for (size_t i = 0; i < first; i++)
+		pm_table__add_column(t, &rep->merges[i]);
 	for (size_t i = 0; i < jn.nr; i++) {
 		struct pm_table_column c = jn.cols[i]->desc;
 
@@ -389,8 +414,8 @@ static struct pm_table *stack(const struct pm_report *rep)
 			map[c + first] = nth_key(src, jn.cols[c]->key, jn.nth[c]);
 		for (size_t r = 0; r < src->nr_rows; r++)
 			copy_row(t, src, r, map, first);
-		if (merge)
-			set_merge_cell(t, src, rep, from);
+		for (size_t m = 0; m < first; m++)
+			set_merge_cells(t, m, src, rep->merges[m].key, from);
 	}
 	free(map);
 	free(jn.cols);
@@ -419,10 +444,10 @@ struct pm_table *pm_report__stacked(const struct pm_report *rep,
 
 	*single = NULL;
 	tabular_view(rep, &view);
-	merge = view.has_merge && (view.merge_always || view.nr_tables > 1);
+	merge = merging(&view);
 	if (view.nr_tables == 1 && !merge)
 		*single = view.tables[0];
-	else if (view.nr_tables)
+	else if (view.nr_tables || merge)	/* always: the header alone */
 		t = stack(&view);
 	free(view.tables);
 	return t;
@@ -434,7 +459,7 @@ struct pm_table *pm_report__merged(const struct pm_report *rep)
 	struct pm_table *t;
 
 	tabular_view(rep, &view);
-	t = view.nr_tables ? stack(&view) : NULL;
+	t = view.nr_tables || merging(&view) ? stack(&view) : NULL;
 	free(view.tables);
 	return t;
 }

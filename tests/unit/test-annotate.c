@@ -16,10 +16,13 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "fixture/kit.h"
 #include "pmprof/annotate.h"
+#include "pmprof/report.h"
 #include "pmprof/session.h"
+#include "pmprof/strbuf.h"
 #include "pmprof/table.h"
 #include "pmprof/util.h"
 
@@ -362,6 +365,132 @@ static void test_no_disassembly(void **state)
 	rm_dirs(&d);
 }
 
+/* A summary item as text ("-" for null). */
+static void check_item(const struct pm_summary *sum, const char *key,
+		       const char *want)
+{
+	struct pm_strbuf sb = PM_STRBUF_INIT;
+
+	assert_int_equal(pm_summary__text(sum, key, &sb), 0);
+	assert_string_equal(pm_strbuf__str(&sb), want);
+	pm_strbuf__release(&sb);
+}
+
+static char *render(const struct pm_report *rep, const char *format)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_int_equal(pm_report__render(rep, out, pm_renderer__find(format), NULL), 0);
+	fclose(out);
+	return buf;
+}
+
+static size_t count_lines(const char *s, const char *prefix)
+{
+	size_t n = 0, len = strlen(prefix);
+
+	for (; *s; s = strchr(s, '\n') + 1) {
+		n += !strncmp(s, prefix, len);
+		if (!strchr(s, '\n'))
+			break;
+	}
+	return n;
+}
+
+/* The analysis's report: a "rows" table per function with what it is in
+ * its summary; JSON and CSV from lib/table's renderers. */
+static void test_report(void **state)
+{
+	struct pm_annotate_opts ao = { .sz = sizeof(ao), .mode = PM_METRICS_NONE };
+	struct pm_session_opts so = { .sz = sizeof(so), .host = PM_HOST_NO };
+	struct pm_error err = { 0 };
+	struct pm_report *rep = NULL;
+	struct pm_session *s;
+	struct pm_annotate *an;
+	struct pm_table *t;
+	json_t *root, *fn;
+	json_error_t jerr;
+	char *text;
+	struct dirs d;
+
+	(void)state;
+	fixture(&d);
+	so.symfs = d.symfs;
+	an = pm_annotate__new(&ao);
+	assert_int_equal(pm_session__open(&s, d.data, &so, &err), 0);
+	assert_int_equal(pm_analysis__run(&pm_annotate_analysis, an, s, &rep, &err), 0);
+	/* cycles f (3 samples), cycles g (2), cpu-clock g (1) */
+	assert_int_equal(pm_report__nr_tables(rep), 3);
+	t = pm_report__table(rep, 0);
+	assert_string_equal(pm_table__name(t), "rows");
+	assert_int_equal(pm_table__nr_rows(t), 16);
+	check_item(pm_table__summary(t), "event", "cycles");
+	check_item(pm_table__summary(t), "dso", "prog");
+	check_item(pm_table__summary(t), "symbol", "f");
+	check_item(pm_table__summary(t), "start", "0x401000");
+	check_item(pm_table__summary(t), "end", "0x401010");
+	check_item(pm_table__summary(t), "samples", "3");
+	check_item(pm_table__summary(t), "period", "305");	/* 100 + 101 + 104 */
+	check_item(pm_table__summary(t), "windows", "2");
+	check_item(pm_table__summary(t), "sl1", "-");
+	check_item(pm_table__summary(pm_report__table(rep, 2)), "event", "cpu-clock");
+	check_item(pm_report__summary(rep), "samples", "6");
+	/* the tables are the report's now */
+	assert_null(pm_annotate__at(an, 0)->table);
+
+	/* JSON: the totals, then each function's members and rows */
+	text = render(rep, "json");
+	root = json_loads(text, 0, &jerr);
+	assert_non_null(root);
+	assert_int_equal(json_integer_value(json_object_get(root, "samples")), 6);
+	assert_int_equal(json_array_size(json_object_get(root, "notes")), 1);
+	assert_int_equal(json_array_size(json_object_get(root, "functions")), 3);
+	fn = json_array_get(json_object_get(root, "functions"), 1);
+	assert_string_equal(json_string_value(json_object_get(fn, "symbol")), "g");
+	assert_string_equal(json_string_value(json_object_get(fn, "start")), "0x401010");
+	assert_true(json_is_null(json_object_get(fn, "sl1")));
+	assert_int_equal(json_integer_value(json_object_get(fn, "samples")), 2);
+	assert_int_equal(json_array_size(json_object_get(fn, "rows")), 16);
+	json_decref(root);
+	free(text);
+
+	/* CSV: one header, then every function's 16 rows, each led by what
+	 * the function is (SL1 empty: not ProfileMe) */
+	text = render(rep, "csv");
+	assert_int_equal(strncmp(text, "Event,DSO,Symbol,SL1,", 21), 0);
+	assert_int_equal(count_lines(text, ""), 1 + 3 * 16);
+	assert_int_equal(count_lines(text, "cycles,prog,f,,"), 16);
+	assert_int_equal(count_lines(text, "cycles,prog,g,,"), 16);
+	assert_int_equal(count_lines(text, "cpu-clock,prog,g,,"), 16);
+	free(text);
+
+	/* text: the header lines, then each table a blank line apart */
+	text = render(rep, "table");
+	assert_int_equal(strncmp(text, "# 6 samples, 3 annotated functions\n# Window counts ",
+				 strlen("# 6 samples, 3 annotated functions\n# Window counts ")), 0);
+	assert_non_null(strstr(text, "skid"));
+	assert_int_equal(count_lines(text, "# Percent | Source code & Disassembly of f "), 1);
+	free(text);
+	pm_report__delete(rep);
+	pm_annotate__delete(an);
+	pm_session__delete(s);
+
+	/* No function of that name: no table, and a warning saying so. */
+	ao.symbol = "nosuch";
+	an = pm_annotate__new(&ao);
+	assert_int_equal(pm_session__open(&s, d.data, &so, &err), 0);
+	assert_int_equal(pm_analysis__run(&pm_annotate_analysis, an, s, &rep, &err), 0);
+	assert_int_equal(pm_report__nr_tables(rep), 0);
+	assert_int_equal(pm_report__nr_warnings(rep), 1);
+	assert_non_null(strstr(pm_report__warning(rep, 0), "'nosuch'"));
+	pm_report__delete(rep);
+	pm_annotate__delete(an);
+	pm_session__delete(s);
+	rm_dirs(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +498,7 @@ int main(void)
 		cmocka_unit_test(test_windows_discard),
 		cmocka_unit_test(test_symbol_and_top),
 		cmocka_unit_test(test_no_disassembly),
+		cmocka_unit_test(test_report),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -806,6 +806,38 @@ static void test_report_layout(void **state)
 	pm_report__delete(rep);
 }
 
+/* Several merge columns, in the order added, each from its table's
+ * summary item (null without one, or a null one); always: with one
+ * table too; set replaces them. */
+static void test_merge_columns(void **state)
+{
+	struct pm_report *rep = pm_report__new();
+	struct pm_table *a = pm_table__new(), *b = pm_table__new();
+
+	(void)state;
+	pm_report__add_merge_column(rep, &(struct pm_table_column){
+		.name = "Part", .key = "part", .type = PM_COL_STRING }, true);
+	pm_report__add_merge_column(rep, &(struct pm_table_column){
+		.name = "Level", .key = "level", .type = PM_COL_I64 }, false);
+	check_report(rep, "csv", "Part,Level\n");	/* always: with no table */
+	pm_table__add_col(a, "n", NULL, PM_COL_U64);
+	pm_table__set_u64(a, pm_table__add_row(a), 0, 1);
+	pm_summary__add_str(pm_table__summary(a), "part", NULL, "A");
+	pm_summary__add_i64(pm_table__summary(a), "level", NULL, -2);
+	pm_report__add_table(rep, a);
+	check_report(rep, "csv", "Part,Level,n\nA,-2,1\n");
+	pm_table__add_col(b, "n", NULL, PM_COL_U64);
+	pm_table__set_u64(b, pm_table__add_row(b), 0, 2);
+	pm_table__set_u64(b, pm_table__add_row(b), 0, 3);
+	pm_summary__add_str(pm_table__summary(b), "part", NULL, NULL);
+	pm_report__add_table(rep, b);
+	check_report(rep, "tsv", "Part\tLevel\tn\nA\t-2\t1\n\t\t2\n\t\t3\n");
+	pm_report__set_merge_column(rep, &(struct pm_table_column){
+		.name = "Level", .key = "level", .type = PM_COL_I64 }, false);
+	check_report(rep, "csv", "Level,n\n-2,1\n,2\n,3\n");
+	pm_report__delete(rep);
+}
+
 /* A table left out of text and JSON when empty keeps its columns in CSV. */
 static void test_omit_empty(void **state)
 {
@@ -872,6 +904,7 @@ int main(void)
 		cmocka_unit_test(test_copy),
 		cmocka_unit_test(test_column_kinds),
 		cmocka_unit_test(test_report_layout),
+		cmocka_unit_test(test_merge_columns),
 		cmocka_unit_test(test_omit_empty),
 	};
 
