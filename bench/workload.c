@@ -336,6 +336,7 @@ struct config {
 	int fixed;		/* declaration order, never shuffled */
 	int nest;		/* 1-3 */
 	int only;		/* index into behaviours[], -1 for all */
+	int twice;		/* this one runs twice an iteration; -1: none */
 	int threads;
 	int fork_child;
 	int profileme;
@@ -462,8 +463,11 @@ static void run_behaviours(const struct config *c, unsigned int thread)
 		}
 		if (!c->fixed && !c->seed)
 			shuffle(order, NR_BEHAVIOURS, &r);	/* Arm's seed 0 */
-		for (int i = 0; i < NR_BEHAVIOURS; i++)
+		for (int i = 0; i < NR_BEHAVIOURS; i++) {
 			run_one(c, behaviours[order[i]].fn);
+			if (order[i] == c->twice)
+				run_one(c, behaviours[order[i]].fn);
+		}
 	}
 }
 
@@ -530,6 +534,7 @@ static struct config cfg = {
 	.iterations = DEFAULT_ITERATIONS,
 	.nest = 1,
 	.only = -1,
+	.twice = -1,
 	.threads = 1,
 	.pm_rounds = DEFAULT_PM_ROUNDS,
 };
@@ -558,6 +563,8 @@ static void usage(FILE *f)
 "  -d, --nest D        call each behaviour through D frames, 1-3\n"
 "                      (nest_D -> ... -> nest_1 -> behaviour; default 1)\n"
 "  -o, --only NAME     run one behaviour alone\n"
+"  -x, --twice NAME    run NAME twice in each iteration, the others once\n"
+"                      (a second recording to diff against the first)\n"
 "  -t, --threads N     run the loop in N threads (the main thread and\n"
 "                      N-1 more), each doing all the iterations\n"
 "  -f, --fork          also fork and exec a child copy of this command\n"
@@ -648,6 +655,7 @@ int main(int argc, char **argv)
 		{ "fixed", no_argument, NULL, 'F' },
 		{ "nest", required_argument, NULL, 'd' },
 		{ "only", required_argument, NULL, 'o' },
+		{ "twice", required_argument, NULL, 'x' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "fork", no_argument, NULL, 'f' },
 		{ "profileme", no_argument, NULL, 'p' },
@@ -664,7 +672,7 @@ int main(int argc, char **argv)
 	pid_t child = -1;
 	int opt, status = 0;
 
-	while ((opt = getopt_long(argc, argv, "n:s:Fd:o:t:fpr:lvhTeu:", longopts,
+	while ((opt = getopt_long(argc, argv, "n:s:Fd:o:x:t:fpr:lvhTeu:", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'n':
@@ -685,6 +693,11 @@ int main(int argc, char **argv)
 		case 'o':
 			cfg.only = find_behaviour(optarg);
 			if (cfg.only < 0)
+				return bad_arg("behaviour name", optarg);
+			break;
+		case 'x':
+			cfg.twice = find_behaviour(optarg);
+			if (cfg.twice < 0)
 				return bad_arg("behaviour name", optarg);
 			break;
 		case 't':

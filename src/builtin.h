@@ -5,6 +5,7 @@
 
 int cmd_record(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
+int cmd_diff(int argc, const char **argv);
 int cmd_metrics(int argc, const char **argv);
 int cmd_profileme(int argc, const char **argv);
 int cmd_annotate(int argc, const char **argv);

@@ -158,28 +158,42 @@ int pm_cmd__render(const struct pm_cmd *c, const struct pm_report *rep)
 	return PM_EXIT_OK;
 }
 
-int pm_cmd__run(struct pm_cmd *c, const struct pm_analysis *a, void *x)
+int pm_cmd__report(struct pm_cmd *c, const char *input,
+		   const struct pm_analysis *a, void *x, struct pm_report **out)
 {
 	struct pm_error err = { 0 };
 	struct pm_report *rep = NULL;
 	struct pm_session *s;
 	int status = PM_EXIT_OK;
 
-	if (pm_session__open(&s, c->input, &c->sopts, &err))
-		return pm_cli_error(PM_EXIT_INPUT, c->input, &err);
+	*out = NULL;
+	if (pm_session__open(&s, input, &c->sopts, &err))
+		return pm_cli_error(PM_EXIT_INPUT, input, &err);
 	if (pm_analysis__run(a, x, s, &rep, &err)) {
-		status = pm_cli_error(PM_EXIT_INPUT, c->input, &err);
+		status = pm_cli_error(PM_EXIT_INPUT, input, &err);
+		pm_report__delete(rep);
 	} else {
 		for (size_t i = 0; i < pm_report__nr_warnings(rep); i++)
-			pm_cli_warn(c->input, "%s", pm_report__warning(rep, i));
-		pm_report__truncate(rep, (size_t)c->top);
-		if (c->shape)
-			status = c->shape(c, rep, c->shape_arg);
-		if (!status)
-			status = pm_cmd__render(c, rep);
+			pm_cli_warn(input, "%s", pm_report__warning(rep, i));
+		*out = rep;
 	}
-	pm_report__delete(rep);
 	pm_session__delete(s);
+	return status;
+}
+
+int pm_cmd__run(struct pm_cmd *c, const struct pm_analysis *a, void *x)
+{
+	struct pm_report *rep;
+	int status = pm_cmd__report(c, c->input, a, x, &rep);
+
+	if (status)
+		return status;
+	pm_report__truncate(rep, (size_t)c->top);
+	if (c->shape)
+		status = c->shape(c, rep, c->shape_arg);
+	if (!status)
+		status = pm_cmd__render(c, rep);
+	pm_report__delete(rep);
 	return status;
 }
 

@@ -134,6 +134,15 @@ bool pm_cmd__format_is(const struct pm_cmd *c, const char *const *names);
  */
 int pm_cmd__run(struct pm_cmd *c, const struct pm_analysis *a, void *x);
 
+/*
+ * The analysis x over the recording input (opened with c's session
+ * options), its warnings said: *out the report, the caller's. The
+ * exit status (the error printed when not 0, *out NULL then). What
+ * pm_cmd__run() and each side of pmprof diff open a recording with.
+ */
+int pm_cmd__report(struct pm_cmd *c, const char *input,
+		   const struct pm_analysis *a, void *x, struct pm_report **out);
+
 /* pm_cmd__run() behind the filters fo sets (none set: as it): the samples
  * they leave out never reach x. A bad filter is a usage error. */
 struct pm_filter_opts;

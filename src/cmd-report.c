@@ -131,7 +131,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING('s', "sort", &sort, "keys",
 			   "sort by keys: dso, sym, comm, pid, tid, cpu, pc (default dso,sym)"),
 		OPT_STRING('F', "fields", &ho.fields, "fields",
-			   "show these: overhead, overhead_children, sample, period, sort keys"),
+			   "show these, in this order: overhead, overhead_children, sample, period, sort keys"),
 		OPT_FORMAT(&c),
 		OPT_WEIGHT(&c),
 		OPT_TOP(&c),
@@ -164,7 +164,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING(0, "percentage", &percentage, "relative|absolute",
 			   "shares of what the filters keep, or of everything (default)"),
 		OPT_STRING('t', "field-separator", &c.ropts.separator, "sep",
-			   "text: cells apart by SEP, unpadded (SEP in a cell becomes '.')"),
+			   "text: cells apart by SEP, laid out as perf -t"),
 		OPT_BOOLEAN(0, "stdio", &ignored, "text output (what pmprof prints)"),
 		OPT_BOOLEAN('n', "show-nr-samples", &ignored,
 			    "the Samples column (pmprof always shows it)"),
@@ -190,14 +190,17 @@ int cmd_report(int argc, const char **argv)
 	args_release(&args);
 	if (status >= 0)
 		return status;
-	/* -F's keys are the sort keys unless --sort says (perf's) */
+	/* perf's: --sort's keys, then -F's (the rows sort on them in that
+	 * order, hotspot.h); dso,sym when neither names one */
+	if (sort && pm_hot_keys__parse(sort, ho.keys, &ho.nr_keys, &err))
+		return pm_cli_error(PM_EXIT_USAGE, "--sort", &err);
+	ho.nr_sort_keys = ho.nr_keys;
 	if (ho.fields && pm_hot_fields__parse(ho.fields, ho.keys, &ho.nr_keys, &err))
 		return pm_cli_error(PM_EXIT_USAGE, "--fields", &err);
 	/* the Children column is -F's overhead_children */
 	if (ho.fields && pm_hot_fields__has(ho.fields, "overhead_children"))
 		ho.children = true;
-	if ((sort || !ho.nr_keys) &&
-	    pm_hot_keys__parse(sort ? sort : "dso,sym", ho.keys, &ho.nr_keys, &err))
+	if (!ho.nr_keys && pm_hot_keys__parse("dso,sym", ho.keys, &ho.nr_keys, &err))
 		return pm_cli_error(PM_EXIT_USAGE, "--sort", &err);
 	if (ho.percent_limit < 0 || ho.percent_limit > 100)
 		return pm_cli_errorf(PM_EXIT_USAGE, "--percent-limit", "takes 0 to 100");

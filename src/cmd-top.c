@@ -46,10 +46,15 @@ static double now_s(void)
 int top_print_interval(const struct pm_table *t, const struct pm_live_stats *st,
 		       const struct top_ui *ui)
 {
-	printf("# pmprof top: %s, interval %llu (%g s): %llu samples%s%s (%llu in all)\n",
+	char which[64] = "";
+
+	if (st->nr_events > 1)
+		snprintf(which, sizeof(which), ", event %zu of %zu", st->view_event + 1,
+			 st->nr_events);
+	printf("# pmprof top: %s, interval %llu (%g s): %llu samples%s%s%s (%llu in all)\n",
 	       ui->mode, (unsigned long long)st->intervals, ui->delay,
 	       (unsigned long long)st->samples, st->event ? " of " : "",
-	       st->event ? st->event : "", (unsigned long long)st->total);
+	       st->event ? st->event : "", which, (unsigned long long)st->total);
 	if (t)
 		top_render(t, stdout);
 	putchar('\n');
@@ -58,14 +63,21 @@ int top_print_interval(const struct pm_table *t, const struct pm_live_stats *st,
 	return 0;
 }
 
+/* Every event's table of the interval, one after the other. */
 static int print_interval(struct top_feed *f, const struct top_ui *ui)
 {
+	struct pm_live_view v = ui->view;
 	struct pm_live_stats st;
-	struct pm_table *t = top_feed__view(f, &ui->view, &st);
-	int status = top_print_interval(t, &st, ui);
+	int status;
 
-	pm_table__delete(t);
-	return status;
+	for (v.event = 0; ; v.event++) {
+		struct pm_table *t = top_feed__view(f, &v, &st);
+
+		status = top_print_interval(t, &st, ui);
+		pm_table__delete(t);
+		if (status || v.event + 1 >= st.nr_events)
+			return status;
+	}
 }
 
 /* --stdio: a table per interval until the stream ends or a signal. */

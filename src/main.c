@@ -22,6 +22,7 @@ static const struct cmd commands[] = {
 	{ "report", cmd_report, "the hotspot profile: samples by symbol, DSO, thread" },
 	{ "top", cmd_top, "the hotspot profile or metrics, live, redrawn every few seconds" },
 	{ "metrics", cmd_metrics, "per-function metrics (CPI, misses per kilo-instruction) from sample windows" },
+	{ "diff", cmd_diff, "two recordings compared function by function, changes tested (perf diff)" },
 	{ "annotate", cmd_annotate, "a function's disassembly and source with samples per instruction" },
 	{ "profileme", cmd_profileme, "Alpha ProfileMe status by symbol or instruction (DCPI style)" },
 	{ "mem", cmd_mem, "samples by data source: memory op, TLB, level, data object" },

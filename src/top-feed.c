@@ -212,9 +212,19 @@ struct pm_table *top_feed__view(struct top_feed *f, const struct pm_live_view *v
 	pthread_mutex_lock(&f->lock);
 	t = pm_live__view(f->live, v);
 	if (st)
-		pm_live__stats(f->live, st);
+		pm_live__stats(f->live, v, st);
 	pthread_mutex_unlock(&f->lock);
 	return t;
+}
+
+size_t top_feed__view_events(struct top_feed *f)
+{
+	struct pm_live_stats st;
+
+	pthread_mutex_lock(&f->lock);
+	pm_live__stats(f->live, NULL, &st);
+	pthread_mutex_unlock(&f->lock);
+	return st.nr_events;
 }
 
 size_t top_feed__columns(struct top_feed *f, const char **names, size_t max)

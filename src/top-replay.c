@@ -25,15 +25,21 @@ struct replay {
 /* End the interval: print it. 0, or non-zero to stop. */
 static int replay_tick(struct replay *rp, struct pm_session *s)
 {
+	struct pm_live_view v = rp->ui->view;
 	struct pm_live_stats st;
 	struct pm_table *t;
 
 	if (pm_live__tick(rp->live, s, rp->err))
 		return -1;
-	pm_live__stats(rp->live, &st);
-	t = pm_live__view(rp->live, &rp->ui->view);
-	rp->status = top_print_interval(t, &st, rp->ui);
-	pm_table__delete(t);
+	/* every event's table, as --stdio prints them */
+	for (v.event = 0; ; v.event++) {
+		pm_live__stats(rp->live, &v, &st);
+		t = pm_live__view(rp->live, &v);
+		rp->status = top_print_interval(t, &st, rp->ui);
+		pm_table__delete(t);
+		if (rp->status || v.event + 1 >= st.nr_events)
+			break;
+	}
 	return rp->status ? 1 : 0;
 }
 

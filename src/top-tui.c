@@ -43,15 +43,20 @@ static void draw(struct top_feed *f, const struct top_ui *ui)
 	struct pm_live_stats st;
 	struct pm_table *t = top_feed__view(f, &ui->view, &st);
 	int rows, cols, y = 3;
+	char which[64] = "";
 
+	if (st.nr_events > 1)
+		snprintf(which, sizeof(which), ", event %zu of %zu", st.view_event + 1,
+			 st.nr_events);
 	getmaxyx(stdscr, rows, cols);
 	erase();
-	mvprintw(0, 0, "pmprof top: %s, interval %llu (%g s): %llu samples%s%s (%llu in all)",
+	mvprintw(0, 0, "pmprof top: %s, interval %llu (%g s): %llu samples%s%s%s (%llu in all)",
 		 ui->mode, (unsigned long long)st.intervals, ui->delay,
 		 (unsigned long long)st.samples, st.event ? " of " : "",
-		 st.event ? st.event : "", (unsigned long long)st.total);
-	mvprintw(1, 0, "sort: %s  filter: %s  keys: s sort, / filter, q quit",
-		 sort_name(f, ui), ui->filter[0] ? ui->filter : "(none)");
+		 st.event ? st.event : "", which, (unsigned long long)st.total);
+	mvprintw(1, 0, "sort: %s  filter: %s  keys: s sort, / filter, %sq quit",
+		 sort_name(f, ui), ui->filter[0] ? ui->filter : "(none)",
+		 st.nr_events > 1 ? "E next event, " : "");
 	if (!t) {
 		mvaddstr(y, 0, "no samples yet");
 	} else {
@@ -114,6 +119,12 @@ static bool take_keys(struct top_feed *f, struct top_ui *ui)
 			break;
 		case '/':
 			read_filter(ui);
+			break;
+		case 'E':	/* perf top's key for the event shown */
+			if (top_feed__view_events(f) > ui->view.event + 1)
+				ui->view.event++;
+			else
+				ui->view.event = 0;
 			break;
 		default:	/* KEY_RESIZE among them: redrawn below */
 			break;

@@ -56,6 +56,8 @@ int top_feed__tick(struct top_feed *f);
 /* The last interval as v asks, with its stats (NULL: no table yet). */
 struct pm_table *top_feed__view(struct top_feed *f, const struct pm_live_view *v,
 				struct pm_live_stats *st);
+/* How many tables (events) the last interval has. */
+size_t top_feed__view_events(struct top_feed *f);
 /* Column names for sorting: the number of columns; name(i) after. */
 size_t top_feed__columns(struct top_feed *f, const char **names, size_t max);
 /* The fd that becomes readable when the stream ends. */

@@ -77,6 +77,8 @@ enum pm_record_type {
 #define PM_MISC_GUEST_USER	 5
 #define PM_MISC_MMAP_BUILD_ID	 (1 << 14)
 #define PM_MISC_COMM_EXEC	 (1 << 13)
+#define PM_MISC_FORK_EXEC	 (1 << 13)	/* a synthesized FORK of a process
+						   that exec'ed: its maps are its own */
 #define PM_MISC_SWITCH_OUT	 (1 << 13)
 #define PM_MISC_SWITCH_OUT_PREEMPT (1 << 14)
 #define PM_MISC_EXACT_IP	 (1 << 14)

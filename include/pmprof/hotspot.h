@@ -50,8 +50,9 @@ int pm_hot_keys__parse(const char *spec, enum pm_hot_key *keys, size_t *nr,
 /*
  * perf's -F: the columns the tabular formats show, named as perf names
  * them (overhead, overhead_children, sample, period, and the sort keys);
- * JSON keeps them all. parse: the sort keys it names, in order (the keys
- * when no --sort is given); -PM_EUSAGE naming a bad field. has: is the
+ * JSON keeps them all. parse: the sort keys it names that keys[0..*nr)
+ * lacks appended, in order (perf's: -F's keys are sort keys too, after
+ * --sort's); -PM_EUSAGE naming a bad field. has: is the
  * field (or a key by its alias) listed?
  */
 int pm_hot_fields__parse(const char *spec, enum pm_hot_key *keys, size_t *nr,
@@ -80,6 +81,12 @@ struct pm_hotspot_opts {
 					   what the filters keep */
 	const char *fields;		/* -F: what text, CSV, TSV, HTML show
 					   (pm_hot_fields__parse()); NULL all */
+	size_t nr_sort_keys;		/* the first ones of keys are --sort's
+					   (0: none given); with fields rows
+					   sort on them first, then on -F's
+					   fields (perf's order); without,
+					   sym first leaves the row's own
+					   frame out of its call graph */
 };
 
 struct pm_hotspot;

@@ -40,6 +40,7 @@
 #include "pmprof/session.h"
 
 struct pm_table;
+struct pm_live_view;
 
 struct pm_live_opts {
 	size_t sz;		/* sizeof(struct pm_live_opts); 0: this size */
@@ -69,12 +70,17 @@ int pm_live__tick(struct pm_live *l, struct pm_session *s, struct pm_error *err)
 /* What the last finished interval holds. */
 struct pm_live_stats {
 	uint64_t intervals;	/* ticks so far */
-	uint64_t samples;	/* samples in the last interval */
+	uint64_t samples;	/* samples in the last interval (of the
+				   viewed event, when there are several) */
 	uint64_t total;		/* samples in the intervals so far */
-	const char *event;	/* the table's event (hotspot), or NULL */
+	size_t nr_events;	/* tables: one per event (hotspot), or 1 */
+	size_t view_event;	/* the one the view shows */
+	const char *event;	/* its event (hotspot), or NULL */
 };
 
-void pm_live__stats(const struct pm_live *l, struct pm_live_stats *st);
+/* The stats, with the event of the table v shows (v NULL: the first). */
+void pm_live__stats(const struct pm_live *l, const struct pm_live_view *v,
+		    struct pm_live_stats *st);
 
 /* How to show the last interval. */
 struct pm_live_view {
@@ -82,6 +88,9 @@ struct pm_live_view {
 				   (period, or samples for metrics) */
 	const char *filter;	/* rows whose Symbol holds this; NULL/"": all */
 	size_t top;		/* at most this many rows; 0: all */
+	size_t event;		/* which event's table (hotspot: one per
+				   event, in the recording's order); past
+				   the last: the last */
 };
 
 /*

@@ -192,6 +192,16 @@ int pm_jitmap__parse(const char *buf, size_t len, const char *what,
 
 /* The GNU build id of an ELF file: 0 and *size (at most 20), or -1. */
 int pm_build_id__read(const char *path, uint8_t id[20], uint8_t *size);
+/* The same of an ELF image in memory (the vdso). */
+int pm_build_id__from_image(const void *image, size_t len, uint8_t id[20],
+			    uint8_t *size);
+
+/*
+ * A copy of this process's vdso image, which the kernel maps into every
+ * process of this host and ABI: the stand-in for a recording's "[vdso]".
+ * *buf is the caller's to free.
+ */
+int pm_vdso__self_image(void **buf, size_t *len, struct pm_error *err);
 
 /*
  * A minimal ELF64 (lib/symbols/elf-write.c): .text (in one PT_LOAD),
@@ -231,6 +241,7 @@ char *pm_build_id__hex(const uint8_t *id, size_t len, char *buf);
  * each other's:
  *	DIR/PATH/HEX/elf		a copy of the file PATH
  *	DIR/[kernel.kallsyms]/HEX/kallsyms	a copy of /proc/kallsyms
+ *	DIR/[vdso]/HEX/vdso		a copy of this host's vdso image
  *	DIR/.build-id/HE/X...	-> ../../PATH/HEX	(a relative symlink)
  * DIR is $HOME/.debug unless given. Files are copied, not linked, so
  * rebuilding a program in place cannot change what the cache holds.
@@ -238,9 +249,10 @@ char *pm_build_id__hex(const uint8_t *id, size_t len, char *buf);
 /* $HOME/.debug (malloc'ed), or NULL without $HOME. */
 char *pm_buildid_cache__default_dir(void);
 /*
- * Add one DSO as recorded: name is its path or "[kernel.kallsyms]";
- * src the file to copy (NULL: name itself, or /proc/kallsyms for the
- * kernel). 1 added, 0 already there, negative code with err.
+ * Add one DSO as recorded: name is its path, "[kernel.kallsyms]" or
+ * "[vdso]"; src the file to copy (NULL: name itself, /proc/kallsyms for
+ * the kernel, this process's image for the vdso). 1 added, 0 already
+ * there, negative code with err.
  */
 int pm_buildid_cache__add(const char *dir, const char *name, const char *src,
 			  const uint8_t *id, size_t id_size, struct pm_error *err);

@@ -83,6 +83,9 @@ struct pm_table_column {
 	const char *group;	/* JSON: the member sits in this object of
 				   the row ({"counts": {...}}), ... */
 	const char *subgroup;	/* ... and in this object within it */
+	unsigned int perf_width;	/* text with -t in a PM_TABLE_PERF_HEADER
+					   table: at least this wide (perf's
+					   width of the column); 0: its own */
 };
 
 struct pm_table;
@@ -130,6 +133,10 @@ enum {
 	PM_TABLE_CALL_FOLDED = 1 << 5,	/* ... as perf's folded one */
 	PM_TABLE_WHOLE       = 1 << 6,	/* --top (pm_report__truncate) keeps
 					   every row: a whole picture (stacks) */
+	PM_TABLE_CALL_OWN_FRAME = 1 << 7,	/* call graphs: the "---" chain
+					   a tree starts with leaves out its
+					   first frame, the row's own symbol
+					   (perf's, rows keyed on it first) */
 };
 void pm_table__set_flags(struct pm_table *t, unsigned int flags);
 unsigned int pm_table__flags(const struct pm_table *t);
@@ -170,6 +177,9 @@ const char *pm_table__get_str(const struct pm_table *t, size_t row, size_t col);
 uint64_t pm_table__get_u64(const struct pm_table *t, size_t row, size_t col);
 int64_t pm_table__get_i64(const struct pm_table *t, size_t row, size_t col);
 double pm_table__get_double(const struct pm_table *t, size_t row, size_t col);
+/* A PM_COL_RANGE cell's two ends: false when null or not a range. */
+bool pm_table__get_range(const struct pm_table *t, size_t row, size_t col,
+			 double *lo, double *hi);
 
 /*
  * The tree under a row: a table of its child nodes, with the table's

@@ -74,7 +74,9 @@ struct pm_unwind_map {
 };
 
 /* The mapping holding addr in the sample's process: 0 and *out, or
- * -ENOENT. */
+ * -ENOENT, with out->start and out->end the unmapped range around addr
+ * (or both 0 when unknown): the unwinder then asks no more for
+ * addresses in it during the sample (registers hold many non-addresses). */
 typedef int (*pm_unwind_find_map_fn)(void *arg, uint64_t addr,
 				     struct pm_unwind_map *out);
 
@@ -85,6 +87,10 @@ struct pm_unwind_input {
 	const uint8_t *stack;		/* the sample's stack_user bytes */
 	uint64_t stack_size;		/* of them valid: the dyn_size */
 	int32_t tid;			/* names the thread to libdwfl */
+	/* Nonzero: a number that names the mappings find_map tells as they
+	 * are, changed whenever they change; the unwinder then keeps the
+	 * mappings it was told from one sample to the next. 0: unknown. */
+	uint64_t maps_version;
 };
 
 struct pm_unwind_frame {

@@ -58,6 +58,7 @@ struct hot_graph {
 	const struct pm_cg_opts *opts;
 	uint64_t total;
 	size_t share_col, samples_col, period_col;
+	size_t *count_col;	/* [kind * members + member]; SIZE_MAX: none */
 	int self_col, dso_col, name_col[2];	/* name: table and JSON */
 	int weight_col;		/* --children: the period through a node
 				   (else period_col is) */
@@ -79,5 +80,30 @@ unsigned int hot_graph__table_flags(const struct pm_hotspot_opts *o);
 
 /* The descriptor of a key (enum pm_hot_key order). */
 const struct hot_key *hot_key__get(enum pm_hot_key k);
+/* The key named (or aliased) by the n characters at p; -1: none. */
+int hot_key__find(const char *p, size_t n);
+
+/* A column of a hotspot table: a count (all group members) or a key. */
+enum hot_field_kind {
+	HOT_F_OVERHEAD,		/* Overhead, or Self with children */
+	HOT_F_CHILDREN,		/* Children */
+	HOT_F_SAMPLE,
+	HOT_F_PERIOD,
+	HOT_F_NR_COUNTS,
+	HOT_F_KEY = HOT_F_NR_COUNTS,
+};
+
+struct hot_field {
+	enum hot_field_kind kind;
+	enum pm_hot_key key;	/* HOT_F_KEY's */
+};
+
+#define HOT_MAX_FIELDS (HOT_F_NR_COUNTS + PM_HOT_MAX_KEYS)
+
+/* With o->fields (hotspot-fields.c): the shown columns in perf's order
+ * (-F's, then the keys it lacks); the order rows sort in (--sort's keys,
+ * then -F's fields, then the other keys). Both return how many. */
+size_t hot_fields__columns(const struct pm_hotspot_opts *o, struct hot_field *out);
+size_t hot_fields__order(const struct pm_hotspot_opts *o, struct hot_field *out);
 
 #endif

@@ -208,7 +208,7 @@ const struct hot_key *hot_key__get(enum pm_hot_key k)
 	return (unsigned)k < PM_HOT_NR_KEYS ? &keys[k] : NULL;
 }
 
-static int find_key(const char *p, size_t n)
+int hot_key__find(const char *p, size_t n)
 {
 	for (size_t i = 0; i < PM_HOT_NR_KEYS; i++)
 		if ((strlen(keys[i].name) == n && !strncmp(p, keys[i].name, n)) ||
@@ -226,7 +226,7 @@ int pm_hot_keys__parse(const char *spec, enum pm_hot_key *out, size_t *nr,
 	*nr = 0;
 	while (*p) {
 		size_t n = strcspn(p, ",");
-		int k = find_key(p, n);
+		int k = hot_key__find(p, n);
 
 		if (k < 0) {
 			struct pm_strbuf sb = PM_STRBUF_INIT;
@@ -267,7 +267,7 @@ bool pm_hot_fields__has(const char *spec, const char *word)
 
 	for (const char *p = spec; p && *p;) {
 		size_t len = strcspn(p, ",");
-		int k = find_key(p, len);
+		int k = hot_key__find(p, len);
 
 		if ((len == n && !strncmp(p, word, n)) ||
 		    (k >= 0 && !strcmp(keys[k].name, word)))
@@ -280,19 +280,21 @@ bool pm_hot_fields__has(const char *spec, const char *word)
 int pm_hot_fields__parse(const char *spec, enum pm_hot_key *out, size_t *nr,
 			 struct pm_error *err)
 {
-	*nr = 0;
 	for (const char *p = spec; *p;) {
 		size_t n = strcspn(p, ",");
-		int k = find_key(p, n);
+		int k = hot_key__find(p, n);
 		bool count = false;
 
 		for (size_t i = 0; i < PM_ARRAY_SIZE(count_fields); i++)
 			count |= strlen(count_fields[i]) == n &&
 				 !strncmp(p, count_fields[i], n);
-		if (k < 0 && !count)
+		if (k == -1 && !count)
 			return pm_error__fmt(err, PM_EUSAGE,
 					     "unknown field '%.*s' (overhead, overhead_children, "
 					     "sample, period or a sort key)", (int)n, p);
+		for (size_t j = 0; k >= 0 && j < *nr; j++)
+			if (out[j] == (enum pm_hot_key)k)
+				k = -2;		/* --sort has it */
 		if (k >= 0 && *nr < PM_HOT_MAX_KEYS)
 			out[(*nr)++] = (enum pm_hot_key)k;
 		p += n + (p[n] == ',');

@@ -56,6 +56,8 @@ struct pm_hotspot {
 	struct pm_filter *filter;	/* from opts.filter, at the start */
 	enum pm_cg_order cg_order;
 	bool sample_filtered;		/* the thread filters hide this sample */
+	struct hot_field order[HOT_MAX_FIELDS];	/* -F: the rows' order */
+	size_t nr_order;
 };
 
 static const struct pm_hotspot_opts default_opts;
@@ -70,6 +72,8 @@ struct pm_hotspot *pm_hotspot__new(const struct pm_hotspot_opts *opts)
 		h->opts.keys[1] = PM_HOT_SYM;
 		h->opts.nr_keys = 2;
 	}
+	if (h->opts.fields)
+		h->nr_order = hot_fields__order(&h->opts, h->order);
 	if (h->opts.stacks)
 		h->stacks = pm_stacks__new();
 	if (h->opts.profile)
@@ -407,6 +411,23 @@ struct sort_arg {
 	const struct pm_hotspot *h;
 };
 
+/* One field's order of two rows: counts the larger first, keys as perf. */
+static int cmp_field(const struct hot_field *f, const struct hot_entry *a,
+		     const struct hot_entry *b)
+{
+	switch (f->kind) {
+	case HOT_F_CHILDREN:
+		return pm_cmp_u64(b->st[0].acc, a->st[0].acc);
+	case HOT_F_OVERHEAD:
+	case HOT_F_PERIOD:
+		return pm_cmp_u64(b->st[0].period, a->st[0].period);
+	case HOT_F_SAMPLE:
+		return pm_cmp_u64(b->st[0].samples, a->st[0].samples);
+	default:
+		return hot_key__get(f->key)->cmp(a, b);
+	}
+}
+
 static int cmp_entries(const void *pa, const void *pb, void *arg)
 {
 	const struct hot_entry *a = *(struct hot_entry *const *)pa;
@@ -414,6 +435,10 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 	const struct pm_hotspot *h = arg;
 	int c;
 
+	/* -F: perf sorts on its fields (after --sort's keys) alone */
+	for (size_t i = 0; i < h->nr_order; i++)
+		if ((c = cmp_field(&h->order[i], a, b)))
+			return c;
 	c = h->opts.children ? pm_cmp_u64(b->st[0].acc, a->st[0].acc)
 			     : pm_cmp_u64(b->st[0].period, a->st[0].period);
 	if (c)
@@ -471,6 +496,23 @@ static uint64_t *shown_totals(const struct pm_hotspot *h,
 	return total;
 }
 
+/* A row's counts of member i, in the columns it has. */
+static void count_cells(struct pm_table *t, size_t row, const struct hot_graph *g,
+			size_t nr_slots, size_t i, const struct hot_stat *st,
+			uint64_t total)
+{
+	const size_t *col = g->count_col;
+	double tot = (double)total;
+
+	if (col[HOT_F_CHILDREN * nr_slots + i] != SIZE_MAX)
+		pm_table__set_double(t, row, col[HOT_F_CHILDREN * nr_slots + i],
+				     tot ? 100.0 * (double)st->acc / tot : 0);
+	pm_table__set_double(t, row, col[HOT_F_OVERHEAD * nr_slots + i],
+			     tot ? 100.0 * (double)st->period / tot : 0);
+	pm_table__set_u64(t, row, col[HOT_F_SAMPLE * nr_slots + i], st->samples);
+	pm_table__set_u64(t, row, col[HOT_F_PERIOD * nr_slots + i], st->period);
+}
+
 static struct pm_table *build_table(struct pm_hotspot *h, struct pm_reader *r,
 				    struct hot_hist *hi, const char *name)
 {
@@ -503,26 +545,15 @@ static struct pm_table *build_table(struct pm_hotspot *h, struct pm_reader *r,
 		uint64_t tot0 = total[0];
 		double pct0 = tot0 ? 100.0 * (double)(o->children ? e->st[0].acc
 							   : e->st[0].period) / (double)tot0 : 0;
-		size_t row, col = 0;
+		size_t row;
 
 		if (o->percent_limit > 0 && pct0 < o->percent_limit)
 			continue;
 		if (!shown(h, e))
 			continue;
 		row = pm_table__add_row(t);
-		for (size_t i = 0; i < hi->nr_slots; i++) {
-			double tot = (double)total[i];
-
-			if (o->children)
-				pm_table__set_double(t, row, col++, tot ?
-					100.0 * (double)e->st[i].acc / tot : 0);
-			pm_table__set_double(t, row, col++, tot ?
-				100.0 * (double)e->st[i].period / tot : 0);
-		}
-		for (size_t i = 0; i < hi->nr_slots; i++) {
-			pm_table__set_u64(t, row, col++, e->st[i].samples);
-			pm_table__set_u64(t, row, col++, e->st[i].period);
-		}
+		for (size_t i = 0; i < hi->nr_slots; i++)
+			count_cells(t, row, &g, hi->nr_slots, i, &e->st[i], total[i]);
 		for (size_t k = 0; k < o->nr_keys; k++)
 			hot_key__get(o->keys[k])->cells(t, row, kcol[k], e);
 		if (g.weight_col >= 0)
@@ -532,6 +563,7 @@ static struct pm_table *build_table(struct pm_hotspot *h, struct pm_reader *r,
 	}
 	if (total != hi->period)
 		free(total);
+	free(g.count_col);
 	return t;
 }
 

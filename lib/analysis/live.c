@@ -25,12 +25,32 @@ struct live_run {
 	void *x;
 };
 
+/* A finished interval: a table per event (one for metrics), each with
+ * the event's name (NULL for metrics). */
+struct live_tables {
+	struct pm_table **t;
+	char **event;
+	uint64_t *samples;	/* each table's */
+	size_t nr;
+};
+
+static void tables_release(struct live_tables *lt)
+{
+	for (size_t i = 0; i < lt->nr; i++) {
+		pm_table__delete(lt->t[i]);
+		free(lt->event[i]);
+	}
+	free(lt->t);
+	free(lt->event);
+	free(lt->samples);
+	memset(lt, 0, sizeof(*lt));
+}
+
 struct pm_live {
 	struct pm_live_opts opts;
 	struct live_run run;
 	uint64_t samples;	/* in the interval in progress */
-	struct pm_table *last;	/* the last finished interval's table */
-	char *last_event;
+	struct live_tables last;	/* the last finished interval's */
 	struct pm_live_stats st;
 	/* ID_INDEX records come once, at the start: each interval's metrics
 	 * accumulator needs the id scopes they give. */
@@ -82,8 +102,7 @@ void pm_live__delete(struct pm_live *l)
 	if (!l)
 		return;
 	run_end(l);
-	pm_table__delete(l->last);
-	free(l->last_event);
+	tables_release(&l->last);
 	for (i = 0; i < l->nr_id_index; i++)
 		free(l->id_index[i]);
 	free(l->id_index);
@@ -134,75 +153,112 @@ static struct pm_table *copy_table(const struct pm_table *src)
 	return pm_table__copy(src, PM_SHOW_TABLE);
 }
 
-/* The finished interval's first table (the first event's, for the
- * hotspot profile): a copy, or NULL when the interval had none. */
-static int run_finish(struct pm_live *l, struct pm_session *s,
-		      struct pm_table **out, char **event, struct pm_error *err)
+/* The finished interval's tables (the hotspot profile has one per
+ * event): copies, none when the interval had no samples. */
+static int run_finish(struct pm_live *l, struct pm_session *s, struct live_tables *out,
+		      struct pm_error *err)
 {
 	struct pm_report *rep = NULL;
 	int ret;
+	size_t i, n;
 
-	*out = NULL;
-	*event = NULL;
+	memset(out, 0, sizeof(*out));
 	ret = l->run.a->finish(l->run.x, s, &rep, err);
-	if (!ret && pm_report__nr_tables(rep)) {
-		struct pm_table *t = pm_report__table(rep, 0);
+	n = ret ? 0 : pm_report__nr_tables(rep);
+	/* metrics: the per-function table; its others are views of it */
+	if (l->opts.metrics && n > 1)
+		n = 1;
+	if (n) {
+		out->t = pm_calloc(n, sizeof(*out->t));
+		out->event = pm_calloc(n, sizeof(*out->event));
+		out->samples = pm_calloc(n, sizeof(*out->samples));
+		out->nr = n;
+	}
+	for (i = 0; i < n; i++) {
+		struct pm_table *t = pm_report__table(rep, i);
 		struct pm_strbuf sb = PM_STRBUF_INIT;
 
-		*out = copy_table(t);
+		out->t[i] = copy_table(t);
+		out->samples[i] = l->samples;
 		if (!l->opts.metrics && !pm_summary__text(pm_table__summary(t), "event", &sb))
-			*event = pm_strbuf__detach(&sb);
+			out->event[i] = pm_strbuf__detach(&sb);
+		pm_strbuf__reset(&sb);
+		if (!l->opts.metrics && !pm_summary__text(pm_table__summary(t), "samples", &sb))
+			out->samples[i] = strtoull(sb.buf, NULL, 10);
 		pm_strbuf__release(&sb);
 	}
 	pm_report__delete(rep);
 	return ret;
 }
 
+/* An interval without samples shows the last tables' columns and no rows. */
+static void tables_emptied(const struct live_tables *from, struct live_tables *to)
+{
+	to->nr = from->nr;
+	to->t = pm_calloc(to->nr ? to->nr : 1, sizeof(*to->t));
+	to->event = pm_calloc(to->nr ? to->nr : 1, sizeof(*to->event));
+	to->samples = pm_calloc(to->nr ? to->nr : 1, sizeof(*to->samples));
+	for (size_t i = 0; i < to->nr; i++) {
+		to->t[i] = pm_table__copy(from->t[i], 0);
+		pm_table__truncate(to->t[i], 0);
+		to->event[i] = from->event[i] ? pm_strdup(from->event[i]) : NULL;
+	}
+}
+
 int pm_live__tick(struct pm_live *l, struct pm_session *s, struct pm_error *err)
 {
-	struct pm_table *t;
-	char *event;
-	int ret = run_finish(l, s, &t, &event, err);
+	struct live_tables got;
+	int ret = run_finish(l, s, &got, err);
 
-	if (ret)
+	if (ret) {
+		tables_release(&got);
 		return ret;
+	}
 	l->st.intervals++;
 	l->st.samples = l->samples;
 	l->st.total += l->samples;
-	if (t || !l->samples) {
-		/* an interval without samples shows the last table's columns
-		 * and no rows */
-		if (!t && l->last) {
-			t = pm_table__copy(l->last, 0);
-			pm_table__truncate(t, 0);
-			event = l->last_event ? pm_strdup(l->last_event) : NULL;
-		}
-		pm_table__delete(l->last);
-		free(l->last_event);
-		l->last = t;
-		l->last_event = event;
+	if (got.nr || !l->samples) {
+		if (!got.nr && l->last.nr)
+			tables_emptied(&l->last, &got);
+		tables_release(&l->last);
+		l->last = got;
+	} else {
+		tables_release(&got);
 	}
-	l->st.event = l->last_event;
 	run_end(l);
 	run_begin(l);
 	return replay_id_index(l, s, err);
 }
 
-void pm_live__stats(const struct pm_live *l, struct pm_live_stats *st)
+/* The table a view shows: its event, or the last one. */
+static size_t view_table(const struct pm_live *l, const struct pm_live_view *v)
+{
+	size_t e = v ? v->event : 0;
+
+	return e < l->last.nr ? e : (l->last.nr ? l->last.nr - 1 : 0);
+}
+
+void pm_live__stats(const struct pm_live *l, const struct pm_live_view *v,
+		    struct pm_live_stats *st)
 {
 	*st = l->st;
+	st->nr_events = l->last.nr;
+	st->view_event = view_table(l, v);
+	st->event = l->last.nr ? l->last.event[st->view_event] : NULL;
+	if (l->last.nr > 1)
+		st->samples = l->last.samples[st->view_event];
 }
 
 size_t pm_live__nr_columns(const struct pm_live *l)
 {
-	return l->last ? pm_table__nr_columns(l->last) : 0;
+	return l->last.nr ? pm_table__nr_columns(l->last.t[0]) : 0;
 }
 
 const char *pm_live__column_name(const struct pm_live *l, size_t col)
 {
-	if (!l->last || col >= pm_table__nr_columns(l->last))
+	if (!l->last.nr || col >= pm_table__nr_columns(l->last.t[0]))
 		return NULL;
-	return pm_table__column(l->last, col)->name;
+	return pm_table__column(l->last.t[0], col)->name;
 }
 
 struct filter_arg {
@@ -228,9 +284,9 @@ struct pm_table *pm_live__view(const struct pm_live *l, const struct pm_live_vie
 	struct pm_table *t;
 	size_t nr;
 
-	if (!l->last)
+	if (!l->last.nr)
 		return NULL;
-	t = copy_table(l->last);
+	t = copy_table(l->last.t[view_table(l, v)]);
 	if (v->sort >= 0 && (size_t)v->sort < pm_table__nr_columns(t))
 		pm_table__sort(t, (size_t)v->sort,
 			       pm_table__column(t, (size_t)v->sort)->type != PM_COL_STRING);

@@ -160,10 +160,17 @@ void pm_script__format(unsigned int f, int event_width, struct pm_session *s,
 	const struct pm_addr_loc *chain = NULL;
 	size_t n = 0;
 
+	/* an event that samples call chains prints them as a block, even an
+	 * empty one (perf drops a chain it cannot read: then the header
+	 * line and the blank line alone) */
+	bool chained = (f & PM_SCRIPT_IP) && ctx->sample &&
+		       (ctx->sample->sample_type & PM_SAMPLE_CALLCHAIN);
+
 	if (f & PM_SCRIPT_IP)
 		n = pm_session__callchain(s, &chain);
-	add_header(f, event_width, ctx, n > 0, sb);
-	if (!n) {
+	chained = chained || n > 0;
+	add_header(f, event_width, ctx, chained, sb);
+	if (!chained) {
 		if (f & PM_SCRIPT_IP) {
 			pm_strbuf__addf(sb, " %16" PRIx64, ctx->ip.ip);
 			add_where(f, &ctx->ip, sb);
@@ -173,7 +180,9 @@ void pm_script__format(unsigned int f, int event_width, struct pm_session *s,
 	}
 	pm_strbuf__addc(sb, '\n');
 	for (size_t i = 0; i < n; i++) {
-		pm_strbuf__addf(sb, "\t%16" PRIx64, chain[i].map ? chain[i].addr
+		/* perf's map-relative address: the file offset in a file map,
+		 * which an executable linked at 0x400000 tells apart */
+		pm_strbuf__addf(sb, "\t%16" PRIx64, chain[i].map ? chain[i].rel
 								  : chain[i].ip);
 		add_where(f, &chain[i], sb);
 		pm_strbuf__addc(sb, '\n');

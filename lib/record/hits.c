@@ -122,8 +122,8 @@ void pm_hits__mmap(struct pm_hits *d, uint32_t pid, uint64_t start,
 	struct map *m;
 	size_t i, k;
 
-	/* only files can have build ids: [vdso], [heap], anon: skip */
-	if (!path || path[0] != '/')
+	/* only files and the vdso have build ids: [heap], anon: skip */
+	if (!path || (path[0] != '/' && strcmp(path, "[vdso]")))
 		return;
 	p = find_proc(d, pid, true);
 	/* a new map replaces what it overlaps */
@@ -200,6 +200,24 @@ void pm_hits__clear_hits(struct pm_hits *d)
 		d->dsos[i].hit = false;
 }
 
+/* A file's build id, or for "[vdso]" this process's image's: the
+ * recorded processes run on this host, where the kernel maps one vdso
+ * into every process of an ABI. */
+static int dso_build_id(const char *path, struct pm_build_id_entry *e)
+{
+	void *image;
+	size_t len;
+	int r;
+
+	if (path[0] == '/')
+		return pm_build_id__read(path, e->build_id, &e->size);
+	if (pm_vdso__self_image(&image, &len, NULL) < 0)
+		return -1;
+	r = pm_build_id__from_image(image, len, e->build_id, &e->size);
+	free(image);
+	return r;
+}
+
 size_t pm_hits__build_ids(struct pm_hits *d, struct pm_build_id_entry **out)
 {
 	struct pm_build_id_entry *v = pm_calloc(d->nr_dsos + 1, sizeof(*v));
@@ -216,7 +234,7 @@ size_t pm_hits__build_ids(struct pm_hits *d, struct pm_build_id_entry **out)
 		}
 	}
 	for (i = 0; i < d->nr_dsos; i++) {
-		if (!d->dsos[i].hit || pm_build_id__read(d->dsos[i].path, v[n].build_id, &v[n].size))
+		if (!d->dsos[i].hit || dso_build_id(d->dsos[i].path, &v[n]))
 			continue;
 		v[n].misc = PM_MISC_USER;
 		v[n].pid = -1;

@@ -11,6 +11,7 @@
  * One unwinder serves every process: it is told each sample's mappings
  * through the process's map list.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +25,13 @@ static void push(struct pm_chain *c, const struct pm_addr_loc *loc)
 	c->v[c->nr++] = *loc;
 }
 
-static void add_sampled(struct pm_chain *c, struct pm_session *s,
+/*
+ * The sampled entries; false when one is a context marker perf does not
+ * know (the kernel has been seen to end a chain with -1): perf then
+ * drops the whole chain, sampled and unwound, and so does this, so that
+ * Children and the trees count such samples as perf does (self only).
+ */
+static bool add_sampled(struct pm_chain *c, struct pm_session *s,
 			const struct pm_sample *smp, const struct pm_thread *t)
 {
 	uint8_t cpumode = PM_MISC_USER;
@@ -49,20 +56,24 @@ static void add_sampled(struct pm_chain *c, struct pm_session *s,
 			case PM_CONTEXT_GUEST_USER:
 				cpumode = PM_MISC_GUEST_USER; break;
 			default:
-				break;
+				c->nr = 0;
+				return false;
 			}
 			continue;
 		}
 		pm_session__resolve(s, t, cpumode, ip, &c->v[c->nr++]);
 	}
+	return true;
 }
 
 static int find_map(void *arg, uint64_t addr, struct pm_unwind_map *out)
 {
 	const struct pm_map *m = pm_maps__find(arg, addr);
 
-	if (!m)
-		return -1;
+	if (!m) {
+		pm_maps__hole(arg, addr, &out->start, &out->end);
+		return -ENOENT;
+	}
 	out->start = m->start;
 	out->end = m->end;
 	out->pgoff = m->pgoff;
@@ -92,6 +103,7 @@ static void add_unwound(struct pm_chain *c, struct pm_session *s,
 		.stack_size = PM_MIN(smp->stack_user_dyn_size,
 				     smp->stack_user_size),
 		.tid = t->pub.tid,
+		.maps_version = t->maps ? t->maps->version : 0,
 	};
 	struct pm_addr_loc loc;
 	size_t n;
@@ -146,7 +158,8 @@ void pm_chain__build(struct pm_chain *c, struct pm_session *s,
 {
 	c->nr = 0;
 	c->done = true;
-	add_sampled(c, s, smp, &t->pub);
+	if (!add_sampled(c, s, smp, &t->pub))
+		return;
 	if (has_dwarf_stack(smp))
 		add_unwound(c, s, smp, t, o);
 	if (o->inline_frames)

@@ -18,6 +18,8 @@ struct pm_maps {
 	struct pm_map **v;
 	size_t nr, alloc;
 	size_t last;		/* index of the last hit, a cheap cache */
+	uint64_t version;	/* unique to this list as it is now (the
+				   unwinder keeps what it found while it holds) */
 };
 
 struct pm_map_arena {
@@ -42,6 +44,9 @@ struct pm_maps *pm_maps__clone(const struct pm_maps *m);
 void pm_maps__insert(struct pm_maps *m, struct pm_map *map,
 		     struct pm_map_arena *arena);
 struct pm_map *pm_maps__find(struct pm_maps *m, uint64_t addr);
+/* For an addr no map holds: the unmapped range [*start, *end) around it. */
+void pm_maps__hole(const struct pm_maps *m, uint64_t addr, uint64_t *start,
+		   uint64_t *end);
 /* A map of the kernel's init text (from its symbols), or NULL. */
 struct pm_map *pm_map__inittext(struct pm_map_arena *a, struct pm_dso *kernel);
 void pm_maps__clear(struct pm_maps *m);

@@ -39,11 +39,20 @@ void pm_map_arena__free(struct pm_map_arena *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/* A number never given before, for a map list that changed. */
+static uint64_t new_version(void)
+{
+	static uint64_t last;
+
+	return __atomic_add_fetch(&last, 1, __ATOMIC_RELAXED);
+}
+
 struct pm_maps *pm_maps__new(void)
 {
 	struct pm_maps *m = pm_zalloc(sizeof(*m));
 
 	m->refcnt = 1;
+	m->version = new_version();
 	return m;
 }
 
@@ -78,6 +87,7 @@ void pm_maps__clear(struct pm_maps *m)
 {
 	m->nr = 0;
 	m->last = 0;
+	m->version = new_version();
 }
 
 /* First index whose map starts at or after addr. */
@@ -133,6 +143,23 @@ void pm_maps__insert(struct pm_maps *m, struct pm_map *map,
 	memcpy(&m->v[i], repl, nrepl * sizeof(*m->v));
 	m->nr = m->nr - (j - i) + nrepl;
 	m->last = 0;
+	m->version = new_version();
+}
+
+/* First index whose map starts after addr. */
+static size_t first_after(const struct pm_maps *m, uint64_t addr)
+{
+	size_t lo = 0, hi = m->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->v[mid]->start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 struct pm_map *pm_maps__find(struct pm_maps *m, uint64_t addr)
@@ -144,22 +171,20 @@ struct pm_map *pm_maps__find(struct pm_maps *m, uint64_t addr)
 	if (m->last < m->nr && m->v[m->last]->start <= addr &&
 	    addr < m->v[m->last]->end)
 		return m->v[m->last];
-	/* i: the first map starting after addr */
-	size_t lo = 0, hi = m->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->v[mid]->start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	i = lo;
+	i = first_after(m, addr);
 	if (i == 0 || addr >= m->v[i - 1]->end)
 		return NULL;
 	m->last = i - 1;
 	return m->v[i - 1];
+}
+
+void pm_maps__hole(const struct pm_maps *m, uint64_t addr, uint64_t *start,
+		   uint64_t *end)
+{
+	size_t i = m ? first_after(m, addr) : 0;
+
+	*start = i ? m->v[i - 1]->end : 0;
+	*end = m && i < m->nr ? m->v[i]->start : UINT64_MAX;
 }
 
 /*

@@ -174,14 +174,12 @@ int pm_session__comm(struct pm_session *s, const struct pm_record *rec,
 	th = pm_session__findnew_thread(s, (int32_t)c.pid, (int32_t)c.tid);
 	th->pub.comm = pm_threads__intern(&s->threads, c.comm);
 	th->pub.comm_set = true;
-	if (c.exec) {
-		/*
-		 * exec replaced the address space; the new image's MMAPs
-		 * follow this record. Other threads died with the old image.
-		 */
-		pm_maps__put(th->maps);
-		th->maps = pm_maps__new();
-	}
+	/*
+	 * An exec keeps the maps, as perf does: the kernel writes this
+	 * record in the middle of execve, and the samples that follow it
+	 * inside the system call still have the old image's user ip (libc's
+	 * execve); the new image's MMAPs replace what they overlap.
+	 */
 	return 0;
 }
 
@@ -204,6 +202,9 @@ int pm_session__fork(struct pm_session *s, const struct pm_record *rec,
 	child->pub.comm_set = parent->pub.comm_set;
 	if (t.pid == t.ppid && parent->pub.pid == (int32_t)t.pid)
 		child->maps = pm_maps__get(parent->maps);	/* a thread */
+	else if (rec->misc & PM_MISC_FORK_EXEC)
+		child->maps = pm_maps__new();	/* perf's synthesized parent link:
+						   the MMAPs that follow are all */
 	else
 		child->maps = pm_maps__clone(parent->maps);	/* a process */
 	return 0;

@@ -110,21 +110,15 @@ size_t pm_elf_data__build_id(Elf_Data *data, uint8_t *id, size_t max)
 	return 0;
 }
 
-int pm_build_id__read(const char *path, uint8_t id[20], uint8_t *size)
+/* The build id of an open ELF: its note sections or, stripped of them,
+ * its note segments. 0 when it has none. */
+static size_t elf_build_id(Elf *e, uint8_t id[20])
 {
-	Elf *e;
 	Elf_Scn *scn = NULL;
 	size_t i, nph, n = 0;
-	int fd;
 
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!e || elf_kind(e) != ELF_K_ELF)
-		goto out;
+		return 0;
 	while (!n && (scn = elf_nextscn(e, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *data;
@@ -148,10 +142,44 @@ int pm_build_id__read(const char *path, uint8_t id[20], uint8_t *size)
 				n = pm_elf_data__build_id(data, id, 20);
 		}
 	}
-out:
+	return n;
+}
+
+int pm_build_id__read(const char *path, uint8_t id[20], uint8_t *size)
+{
+	Elf *e;
+	size_t n;
+	int fd;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	n = elf_build_id(e, id);
 	if (e)
 		elf_end(e);
 	close(fd);
+	if (!n)
+		return -1;
+	*size = (uint8_t)n;
+	return 0;
+}
+
+int pm_build_id__from_image(const void *image, size_t len, uint8_t id[20],
+			    uint8_t *size)
+{
+	Elf *e;
+	size_t n;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -1;
+	/* libelf reads the image in place and never writes to it */
+	e = elf_memory((char *)(uintptr_t)image, len);
+	n = elf_build_id(e, id);
+	if (e)
+		elf_end(e);
 	if (!n)
 		return -1;
 	*size = (uint8_t)n;

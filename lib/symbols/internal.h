@@ -56,7 +56,4 @@ uint64_t pm_segments__offset_to_addr(const struct pm_segment *segs, size_t nr,
 uint64_t pm_segments__addr_to_offset(const struct pm_segment *segs, size_t nr,
 				     uint64_t addr);
 
-/* The vdso image of this process: malloc()ed copy, or negative code. */
-int pm_vdso__self_image(void **buf, size_t *len, struct pm_error *err);
-
 #endif

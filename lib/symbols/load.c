@@ -334,10 +334,11 @@ int pm_dso__load_vdso(struct pm_dso *dso, struct pm_error *err)
 	void *img;
 	int r;
 
-	/* perf's cache keeps the vdso image under its build id */
+	/* the cache keeps the vdso image under its build id: perf names the
+	 * file "vdso", an entry added by hand may be a plain "elf" */
 	if (n && !ctx->conf.no_buildid_cache &&
-	    cache_path(ctx->home_debug, id, n, "elf", &p) &&
-	    try_binary(dso, p.buf, &why)) {
+	    ((cache_path(ctx->home_debug, id, n, "vdso", &p) && try_binary(dso, p.buf, &why)) ||
+	     (cache_path(ctx->home_debug, id, n, "elf", &p) && try_binary(dso, p.buf, &why)))) {
 		pm_strbuf__release(&p);
 		pm_strbuf__release(&why);
 		return 0;

@@ -99,8 +99,28 @@
 				lines.push(r[0] + ': ' + fmt(r[3] * n.v[r[1]] / n.v[r[2]]) +
 					   (r[3] === 100 ? '%' : ''));
 		});
+		if (diff)
+			lines.push('share ' + (100 * n.v[0] / (root.v[0] || 1)).toFixed(2) +
+				   '% -> ' + (100 * n.v[1] / (root.v[1] || 1)).toFixed(2) + '%');
 		lines.push((100 * n.v[col] / top).toFixed(2) + '% of the view');
 		return lines.join('\n');
+	}
+
+	/* ---- a differential graph's colours: the change of share ---- */
+	var diff = !!data.differential;
+	function change(n) {
+		return n.v[1] / (root.v[1] || 1) - n.v[0] / (root.v[0] || 1);
+	}
+	var maxChange = 0;
+	(function walkChange(n) {
+		maxChange = Math.max(maxChange, Math.abs(change(n)));
+		n.order.forEach(function (k) { walkChange(n.kids[k]); });
+	})(root);
+	function diffColour(n) {
+		var c = change(n), x = maxChange ? Math.abs(c) / maxChange : 0;
+		var light = Math.round(95 - 45 * x);
+		return c > 0 ? 'hsl(0,85%,' + light + '%)' :
+			c < 0 ? 'hsl(220,85%,' + light + '%)' : 'hsl(0,0%,92%)';
 	}
 
 	/* ---- drawing ---- */
@@ -122,7 +142,12 @@
 		d.style.left = left + '%';
 		d.style.width = width + '%';
 		d.style.bottom = n.depth * ROW + 'px';
-		d.style.background = d.className.indexOf('pm-match') >= 0 ? '' : hue(n.name);
+		if (diff) {
+			var c = change(n);
+			d.dataset.change = c > 0 ? 'grew' : c < 0 ? 'shrank' : 'same';
+		}
+		d.style.background = d.className.indexOf('pm-match') >= 0 ? '' :
+			diff ? diffColour(n) : hue(n.name);
 		d.textContent = n.name;
 		d.pmNode = n;
 		graph.appendChild(d);
@@ -238,6 +263,8 @@
 
 	/* ---- the view the fragment names ---- */
 	zoom = root;
+	if (diff)
+		col = data.columns.indexOf('new') >= 0 ? data.columns.indexOf('new') : 0;
 	location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
 		var i = kv.indexOf('='), k = kv.slice(0, i), v = decodeURIComponent(kv.slice(i + 1));
 		if (i < 0)

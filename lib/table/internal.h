@@ -17,7 +17,7 @@ struct pm_table_col {
 	enum pm_table_type type;
 	enum pm_table_align align;
 	int digits;
-	unsigned int show, flags;
+	unsigned int show, flags, perf_width;
 	struct pm_table_column desc;	/* points into the strings above */
 };
 

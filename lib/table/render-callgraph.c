@@ -160,21 +160,30 @@ static void graph_text(struct graph *g, size_t row, const struct pm_table *kids)
 		const struct pm_table *lt, *t = kids;
 		size_t lr, r = 0;
 
+		bool skip = g->root->flags & PM_TABLE_CALL_OWN_FRAME;
+
 		chain_end(g, t, r, &lt, &lr);
-		margin(g, 0);
-		pm_strbuf__addc(&g->line, '|');
-		end_line(g);
-		margin(g, 0);
-		pm_strbuf__adds(&g->line, "---");
-		left = 3;
 		for (;;) {
-			cell_text(g, t, r, g->name_col, &g->line);
-			end_line(g);
+			if (skip) {	/* the row names it already */
+				skip = false;
+			} else if (!left) {
+				margin(g, 0);
+				pm_strbuf__addc(&g->line, '|');
+				end_line(g);
+				margin(g, 0);
+				pm_strbuf__adds(&g->line, "---");
+				left = 3;
+			} else {
+				margin(g, left);
+			}
+			if (pm_strbuf__str(&g->line)[0]) {
+				cell_text(g, t, r, g->name_col, &g->line);
+				end_line(g);
+			}
 			if (t == lt && r == lr)
 				break;
 			t = pm_table__children_of(t, r);
 			r = 0;
-			margin(g, left);
 		}
 		kids = pm_table__children_of(lt, lr);
 	}

@@ -2,7 +2,8 @@
 /*
  * The folded format (Brendan Gregg's FlameGraph input, which speedscope,
  * Pyroscope and the Firefox Profiler read too): the report's "stacks"
- * table (pmprof/stacks.h), one "frame;frame;frame N" line per stack.
+ * table (pmprof/stacks.h), one "frame;frame;frame N" line per stack;
+ * pmprof diff's stacks as "frame;frame;frame BASE NEW" (difffolded).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -47,7 +48,8 @@ static int folded_check(const struct pm_report *rep,
 	if (!t)
 		return pm_error__fmt(err, PM_EUSAGE,
 				     "--format folded: this command keeps no call stacks (report and metrics do)");
-	if (weight_column(t, opts->weight) >= 0)
+	if (weight_column(t, opts->weight) >= 0 ||
+	    pm_summary__find(&t->summary, "differential"))
 		return 0;
 	pm_strbuf__adds(&sb, "samples, period");
 	for (size_t c = COL_EVENTS; c < t->nr_cols; c++)
@@ -59,12 +61,28 @@ static int folded_check(const struct pm_report *rep,
 	return ret;
 }
 
+/* pmprof diff's stacks (Stack, base, new): FlameGraph's difffolded
+ * lines, "stack base new", a stack either side has. */
+static int differential(const struct pm_table *t, FILE *out)
+{
+	for (size_t r = 0; r < t->nr_rows; r++) {
+		uint64_t b = pm_table__get_u64(t, r, 1), n = pm_table__get_u64(t, r, 2);
+		const char *stack = pm_table__get_str(t, r, COL_STACK);
+
+		if ((b || n) && stack)
+			fprintf(out, "%s %" PRIu64 " %" PRIu64 "\n", stack, b, n);
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
 static int folded_render(const struct pm_report *rep, FILE *out,
 			 const struct pm_render_opts *opts)
 {
 	const struct pm_table *t = stacks_table(rep);
 	int col;
 
+	if (t && pm_summary__find(&t->summary, "differential"))
+		return differential(t, out);
 	if (!t || (col = weight_column(t, opts->weight)) < 0)
 		return -EINVAL;
 	for (size_t r = 0; r < t->nr_rows; r++) {

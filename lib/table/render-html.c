@@ -152,7 +152,12 @@ static void put_stacks(FILE *out, const struct pm_table *t)
 			putc(',', out);
 		put_json_str(out, t->cols[c].key);
 	}
-	fputs("],\n\"stacks\":[", out);
+	/* pmprof diff's: widths from new, colours by the change */
+	if (pm_summary__find(&t->summary, "differential"))
+		fputs("],\n\"differential\":true", out);
+	else
+		putc(']', out);
+	fputs(",\n\"stacks\":[", out);
 	for (size_t r = 0; r < t->nr_rows; r++) {
 		const char *stack = pm_table__get_str(t, r, 0);
 

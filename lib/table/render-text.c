@@ -148,27 +148,66 @@ static void add_padded(struct pm_strbuf *sb, const char *s, size_t width,
 		pm_strbuf__addf(sb, "%*s", (int)pad, "");
 }
 
+/* The cell with each separator in it made a '.'. */
+static void add_unseparated(struct pm_strbuf *sb, const char *s, const char *sep)
+{
+	size_t seplen = strlen(sep);
+
+	while (*s) {
+		if (seplen && !strncmp(s, sep, seplen)) {
+			pm_strbuf__addc(sb, '.');
+			s += seplen;
+		} else {
+			pm_strbuf__addc(sb, *s++);
+		}
+	}
+}
+
 /* One line of cells; no trailing blanks, even after an empty last cell. */
 /* -t: the cells apart by the separator, which no cell then holds. */
 static void put_separated(struct pm_strbuf *sb, char **cells, size_t n,
 			  const char *sep)
 {
-	size_t seplen = strlen(sep);
-
 	for (size_t c = 0; c < n; c++) {
-		const char *s = cells[c];
-
 		if (c)
 			pm_strbuf__adds(sb, sep);
-		while (*s) {
-			if (seplen && !strncmp(s, sep, seplen)) {
-				pm_strbuf__addc(sb, '.');
-				s += seplen;
-			} else {
-				pm_strbuf__addc(sb, *s++);
-			}
-		}
+		add_unseparated(sb, cells[c], sep);
 	}
+}
+
+/*
+ * -t in perf's tables, laid out as perf's --stdio -t: every column
+ * padded to its width (at least perf's), the header's numbers to the
+ * right after "# ", a row's numbers a blank and then to the left, no
+ * trailing blanks on a row.
+ */
+static void put_perf_separated(FILE *out, const struct pm_table *t, char **cells,
+			       const struct lines *l, const size_t *width,
+			       bool header, const char *sep)
+{
+	struct pm_strbuf sb = PM_STRBUF_INIT;
+
+	pm_strbuf__adds(&sb, header ? "# " : "");
+	for (size_t c = 0; c < l->ncols; c++) {
+		bool right = right_aligned(&t->cols[l->cols[c]]);
+		struct pm_strbuf cell = PM_STRBUF_INIT;
+		size_t w = width[c];
+
+		if (c)
+			pm_strbuf__adds(&sb, sep);
+		if (right && !header) {
+			pm_strbuf__addc(&sb, ' ');
+			w = w ? w - 1 : 0;
+		}
+		add_unseparated(&cell, cells[c], sep);
+		add_padded(&sb, pm_strbuf__str(&cell), w, right && header);
+		pm_strbuf__release(&cell);
+	}
+	while (!header && sb.len && sb.buf[sb.len - 1] == ' ')
+		sb.buf[--sb.len] = '\0';
+	fputs(pm_strbuf__str(&sb), out);
+	putc('\n', out);
+	pm_strbuf__release(&sb);
 }
 
 static void put_line(FILE *out, const struct pm_table *t, char **cells,
@@ -254,6 +293,16 @@ static void render_table(const struct pm_table *t, FILE *out,
 				width[c] = w;
 		}
 
+	if (perf && o->separator)	/* perf's widths; a blank before a number */
+		for (c = 0; c < ncols; c++) {
+			const struct pm_table_col *col = &t->cols[cols[c]];
+
+			for (i = 0; i < l.nr && right_aligned(col); i++)
+				if (display_width(l.cells[i * ncols + c]) + 1 > width[c])
+					width[c] = display_width(l.cells[i * ncols + c]) + 1;
+			if (col->perf_width > width[c])
+				width[c] = col->perf_width;
+		}
 	if (!o->no_comments && (t->title || t->nr_comments)) {
 		if (t->title)
 			fprintf(out, "# %s\n", t->title);
@@ -261,7 +310,9 @@ static void render_table(const struct pm_table *t, FILE *out,
 			fprintf(out, "# %s\n", t->comments[i]);
 		fputs("#\n", out);
 	}
-	if (!o->no_header && ncols) {
+	if (!o->no_header && ncols && perf && o->separator) {
+		put_perf_separated(out, t, header, &l, width, true, o->separator);
+	} else if (!o->no_header && ncols) {
 		put_line(out, t, header, &l, width, perf ? "# " : "", o->separator);
 		if (perf && !o->separator) {
 			fputs("# ", out);
@@ -274,8 +325,12 @@ static void render_table(const struct pm_table *t, FILE *out,
 		}
 	}
 	for (i = 0; i < l.nr; i++) {
-		put_line(out, t, &l.cells[i * ncols], &l, width,
-			 o->separator ? "" : row_prefix, o->separator);
+		if (perf && o->separator)
+			put_perf_separated(out, t, &l.cells[i * ncols], &l, width, false,
+					   o->separator);
+		else
+			put_line(out, t, &l.cells[i * ncols], &l, width,
+				 o->separator ? "" : row_prefix, o->separator);
 		if (after && after[i]) {	/* graphs: a line per row */
 			fputs(after[i], out);
 			free(after[i]);

@@ -98,6 +98,7 @@ int pm_table__add_column(struct pm_table *t, const struct pm_table_column *c)
 	col->digits = c->digits;
 	col->show = c->show;
 	col->flags = c->flags;
+	col->perf_width = c->perf_width;
 	t->nr_cols++;
 	/* The array may have moved: refresh every descriptor's pointers. */
 	for (i = 0; i < t->nr_cols; i++) {
@@ -108,7 +109,7 @@ int pm_table__add_column(struct pm_table *t, const struct pm_table_column *c)
 			.unit = p->unit, .align = p->align, .digits = p->digits,
 			.show = p->show, .flags = p->flags,
 			.null_text = p->null_text, .group = p->group,
-			.subgroup = p->subgroup,
+			.subgroup = p->subgroup, .perf_width = p->perf_width,
 		};
 	}
 	return (int)(t->nr_cols - 1);
@@ -465,6 +466,18 @@ double pm_table__get_double(const struct pm_table *t, size_t row, size_t col)
 	const struct pm_table_cell *c = get(t, row, col);
 
 	return c ? cell_double(&t->cols[col], c) : 0;
+}
+
+bool pm_table__get_range(const struct pm_table *t, size_t row, size_t col,
+			 double *lo, double *hi)
+{
+	const struct pm_table_cell *c = get(t, row, col);
+
+	if (!c || t->cols[col].type != PM_COL_RANGE)
+		return false;
+	*lo = c->v.r[0];
+	*hi = c->v.r[1];
+	return true;
 }
 
 /*

@@ -98,6 +98,7 @@ struct uw_moved {
 struct uw_seen {
 	struct pm_unwind_map map;
 	struct uw_module *m;		/* NULL: not a file to move into */
+	bool hole;			/* map is a range nothing maps */
 };
 
 /* What the sample being unwound needs inside libdwfl's callbacks. */
@@ -111,8 +112,8 @@ struct uw_current {
 	size_t nr, max;
 	struct uw_moved moved[32];	/* most recent first */
 	size_t nr_moved;
-	struct uw_seen seen[8];		/* mappings found for this sample */
-	size_t nr_seen, next_seen;
+	struct uw_seen seen[16];	/* mappings (and holes) found for this sample */
+	size_t nr_seen, next_seen, last_seen;
 	bool limit;
 	bool failed;
 	struct pm_error err;
@@ -122,6 +123,7 @@ struct pm_unwinder {
 	struct uw_space *spaces[2];	/* by machine and byte order */
 	size_t nr_spaces;
 	struct uw_current cur;
+	uint64_t seen_version;		/* cur.seen holds for these maps */
 	struct pm_unwind_stats stats;
 	enum pm_unwind_mode mode;
 	char mismatch[256];		/* the first, in PM_UNWIND_CHECK mode */

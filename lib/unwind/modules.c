@@ -302,17 +302,26 @@ static const struct uw_seen *find_map(struct pm_unwinder *u, uint64_t addr)
 	struct uw_current *c = &u->cur;
 	struct uw_seen *e;
 
+	/* values come in runs: the stack's words, then code addresses */
+	e = &c->seen[c->last_seen];
+	if (c->nr_seen && e->map.start <= addr && addr < e->map.end)
+		return e->hole ? NULL : e;
 	for (size_t i = 0; i < c->nr_seen; i++)
-		if (c->seen[i].map.start <= addr && addr < c->seen[i].map.end)
-			return &c->seen[i];
+		if (c->seen[i].map.start <= addr && addr < c->seen[i].map.end) {
+			c->last_seen = i;
+			return c->seen[i].hole ? NULL : &c->seen[i];
+		}
 	e = &c->seen[c->next_seen];
-	if (c->find_map(c->arg, addr, &e->map))
-		return NULL;
-	e->m = e->map.dso ? pm_uw_module(u, c->space, e->map.dso) : NULL;
+	memset(&e->map, 0, sizeof(e->map));
+	e->hole = c->find_map(c->arg, addr, &e->map) != 0;
+	if (e->hole && !(e->map.start <= addr && addr < e->map.end))
+		return NULL;	/* no hole told: nothing to remember */
+	e->m = !e->hole && e->map.dso ? pm_uw_module(u, c->space, e->map.dso) : NULL;
+	c->last_seen = c->next_seen;
 	c->next_seen = (c->next_seen + 1) % PM_ARRAY_SIZE(c->seen);
 	if (c->nr_seen < PM_ARRAY_SIZE(c->seen))
 		c->nr_seen++;
-	return e;
+	return e->hole ? NULL : e;
 }
 
 uint64_t pm_uw_place(struct pm_unwinder *u, uint64_t v)

@@ -218,8 +218,21 @@ static void start(struct pm_unwinder *u, struct uw_space *space,
 		  struct pm_unwind_frame *frames, size_t max)
 {
 	struct uw_current *c = &u->cur;
+	struct uw_seen seen[PM_ARRAY_SIZE(c->seen)];
+	size_t nr_seen = c->nr_seen, next_seen = c->next_seen;
+	bool keep = in->maps_version && in->maps_version == u->seen_version &&
+		    c->space == space;
 
+	/* the mappings found stay true while the maps do */
+	if (keep)
+		memcpy(seen, c->seen, nr_seen * sizeof(*seen));
 	memset(c, 0, sizeof(*c));
+	if (keep) {
+		memcpy(c->seen, seen, nr_seen * sizeof(*seen));
+		c->nr_seen = nr_seen;
+		c->next_seen = next_seen;
+	}
+	u->seen_version = in->maps_version;
 	c->space = space;
 	c->find_map = find_map;
 	c->arg = arg;

@@ -85,6 +85,19 @@ if rec fp -g -- "$fp" single; then
 		tree fp "-g $g --children" --children -g "$g"
 	done
 	tree fp "-G" --no-children -G
+	# --sort sym first: perf leaves the row's own frame out of the chain
+	# under it (a row's graph lines, each row named by its symbol)
+	for g in graph,5,callee graph,5,caller; do
+		t="$TMP/symfirst.$g"
+		perf report -i "$TMP/fp.data" --stdio -q --no-inline --no-children \
+			--percent-limit 0 -s sym,dso -g "$g" 2>/dev/null |
+			sed -E 's/ +$//; s/^ +[0-9.]+% +(\[.\] [^ ]+).*/\1/' | grep . >"$t.perf"
+		"$PMPROF" report -i "$TMP/fp.data" -q --no-children -s sym,dso -g "$g" |
+			sed -E 's/ +$//; s/^ *[0-9.]+% +[0-9]+ +[0-9]+ +(\[.\] [^ ]+).*/\1/' |
+			grep . >"$t.pmprof"
+		check_files_eq "fp: -s sym,dso -g $g: perf's graphs (no own frame)" \
+			"$t.perf" "$t.pmprof"
+	done
 	tree fp "--max-stack 2 --children" --children -g caller --max-stack 2
 	for g in flat folded flat,0 folded,1; do
 		chains fp "-g $g" --no-children -g "$g"
@@ -94,24 +107,43 @@ if rec fp -g -- "$fp" single; then
 	for v in period count; do
 		chains fp "-g folded,$v" --no-children -g "folded,0.5,$v"
 	done
-	# -F: the columns perf's names select (and its keys the sort keys), in
-	# pmprof's column order (perf takes the order of -F)
-	for F in overhead,sample,dso,sym overhead,period,dso,sym overhead,sym overhead,dso; do
-		t="$TMP/fields.$F"
+	# -F: the columns perf's names select, in -F's order, the keys of
+	# --sort it lacks after them; the rows in perf's order (--sort's keys
+	# first, then -F's fields, no overhead first unless -F puts it there)
+	for F in overhead,sample,dso,sym overhead,period,dso,sym overhead,sym overhead,dso \
+		 sym,overhead dso,overhead,sym sample,overhead,dso period,sym,sample \
+		 "overhead,sym -s dso" "overhead,sample -s sym" "period,sym,sample -s dso" \
+		 "overhead,sample,period -s sym,dso"; do
+		t="$TMP/fields.${F// /_}"
+		# shellcheck disable=SC2086 # F is -F's list and a --sort
 		perf report -i "$TMP/fp.data" --stdio -q --no-children -g none --percent-limit 0 \
-			-F "$F" 2>/dev/null | sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' | grep . |
-			sort >"$t.perf"
-		"$PMPROF" report -i "$TMP/fp.data" -q -F "$F" |
-			sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' | sort >"$t.pmprof"
-		check_files_eq "fp: -F $F: perf's columns and rows" "$t.perf" "$t.pmprof"
+			-F $F 2>/dev/null | sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' | grep . >"$t.perf"
+		# shellcheck disable=SC2086
+		"$PMPROF" report -i "$TMP/fp.data" -q -F $F |
+			sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' >"$t.pmprof"
+		check_files_eq "fp: -F $F: perf's columns and rows, in perf's order" \
+			"$t.perf" "$t.pmprof"
 	done
-	# -t: the cells of the rows apart by the separator, unpadded
-	"$PMPROF" report -i "$TMP/fp.data" -q -t ';' >"$TMP/sep.out"
-	"$PMPROF" report -i "$TMP/fp.data" --format csv | python3 -c '
-import csv, sys
-rows = list(csv.reader(sys.stdin))[1:]
-print("\n".join(";".join([r[0] + "%"] + r[1:]) for r in rows))' >"$TMP/sep.want"
-	check_files_eq "fp: -t ';': the cells apart by ;" "$TMP/sep.want" "$TMP/sep.out"
+	# -t: perf's layout byte for byte from the column header on (padded
+	# to perf's widths, a number a blank and then to the left); of the
+	# comment lines above it, those both print (perf's header hint, its
+	# rounded "1K" samples and its closing tip are perf's own)
+	for F in overhead,sample,period,dso,sym sym,overhead,period,sample \
+		 "overhead,sym -s dso" "overhead_children,overhead,sample,dso,sym"; do
+		t="$TMP/sep.${F// /_}" ch=--no-children
+		case $F in overhead_children*) ch=--children ;; esac
+		# shellcheck disable=SC2086
+		perf report -i "$TMP/fp.data" --stdio -g none --percent-limit 0 -t '|' $ch \
+			-F $F 2>/dev/null >"$t.perf.all"
+		# shellcheck disable=SC2086
+		"$PMPROF" report -i "$TMP/fp.data" -t '|' -F $F >"$t.pmprof.all"
+		sed -n '/^# [A-Z][a-z]*\( [A-Z][a-z]*\)*  *|/,/^$/p' "$t.perf.all" | grep . >"$t.perf"
+		sed -n '/^# [A-Z][a-z]*\( [A-Z][a-z]*\)*  *|/,$p' "$t.pmprof.all" >"$t.pmprof"
+		check_files_eq "fp: -t '|' -F $F: perf's bytes" "$t.perf" "$t.pmprof"
+		grep -E '^# (Total Lost Samples|Event count)' "$t.perf.all" >"$t.perf.c"
+		grep -E '^# (Total Lost Samples|Event count)' "$t.pmprof.all" >"$t.pmprof.c"
+		check_files_eq "fp: -t '|' -F $F: perf's comment lines" "$t.perf.c" "$t.pmprof.c"
+	done
 	rows fp "--dsos libc.so.6,cg-prog" --dsos libc.so.6,cg-prog
 	rows fp "--symbols spin_alpha,cmp" --symbols spin_alpha,cmp
 	rows fp "--symbols ... --percentage relative" --symbols spin_alpha,cmp --percentage relative

@@ -88,3 +88,39 @@ out=$(HOME="$TMP/ro" "$PMPROF" record -e cpu-clock -c 200000 -o ro.data -- ./pro
 check_eq "record with an unwritable cache exits 0" 0 "$rc"
 case "$out" in *"build-id cache"*) ok "record says the cache could not be filled" ;;
 *) not_ok "record says the cache could not be filled: $out" ;; esac
+
+# The vdso is cached as perf caches it ([vdso]/HEX/vdso, the image's
+# bytes): a report made elsewhere, perf's included, resolves its symbols
+# from there. The program spends its time in the vdso's clock_gettime.
+cat >vd.c <<'C'
+#include <time.h>
+int main(void) { struct timespec t; long s = 0; for (long i = 0; i < 3000000; i++) { clock_gettime(CLOCK_MONOTONIC, &t); s += t.tv_nsec; } return (int)(s & 1); }
+C
+gcc -O1 -o vd vd.c || { not_ok "record-buildid: gcc vd.c"; exit 0; }
+mkdir -p vh-pmprof vh-perf vh-empty
+HOME="$TMP/vh-pmprof" "$PMPROF" record -q -e cpu-clock -c 100000 -o vd.data -- ./vd
+HOME="$TMP/vh-perf" perf record -q -e cpu-clock -c 100000 -o vd-perf.data -- ./vd 2>/dev/null
+perf_vdso=$(HOME="$TMP/vh-perf" perf buildid-list -i vd-perf.data 2>/dev/null | awk '$2 == "[vdso]" { print $1 }')
+if [ -z "$perf_vdso" ]; then
+	skip "vdso: cached" "perf's own recording hit no [vdso] (the clock falls back to a system call here)"
+else
+	ours=$(HOME="$TMP/vh-pmprof" perf buildid-list -i vd.data 2>/dev/null | awk '$2 == "[vdso]" { print $1 }')
+	check_eq "vdso: BUILD_ID names [vdso] with perf's build id" "$perf_vdso" "$ours"
+	if cmp -s "vh-pmprof/.debug/[vdso]/$perf_vdso/vdso" "vh-perf/.debug/[vdso]/$perf_vdso/vdso"; then
+		ok "vdso: the cached image is perf's, byte for byte"
+	else not_ok "vdso: the cached image is perf's, byte for byte"; find vh-pmprof/.debug | sed 's/^/# /' | head; fi
+	check_eq "vdso: the .build-id link" "../../[vdso]/$perf_vdso" \
+		"$(readlink "vh-pmprof/.debug/.build-id/${perf_vdso:0:2}/${perf_vdso:2}")"
+	HOME="$TMP/vh-pmprof" perf report -i vd.data --stdio -q --sort dso,sym 2>/dev/null >vd-cache.txt
+	HOME="$TMP/vh-empty" perf report -i vd.data --stdio -q --sort dso,sym 2>/dev/null >vd-nocache.txt
+	if grep -q '\[vdso\] .*clock_gettime' vd-cache.txt && ! grep -q '\[vdso\] .*clock_gettime' vd-nocache.txt; then
+		ok "vdso: perf report names the vdso's functions from pmprof's cache, and not without it"
+	else not_ok "vdso: perf report names the vdso's functions from pmprof's cache"; head -5 vd-cache.txt vd-nocache.txt | sed 's/^/# /'; fi
+	# pmprof reads perf's entries: with only perf's cache, a report that
+	# cannot use this process's image (the recording's id is kept) still
+	# names the function
+	if HOME="$TMP/vh-perf" "$PMPROF" report -i vd-perf.data --sort dso,sym --format csv 2>/dev/null |
+		grep -q 'vdso.*clock_gettime'; then
+		ok "vdso: pmprof report on perf's recording names the vdso's functions"
+	else not_ok "vdso: pmprof report on perf's recording names the vdso's functions"; fi
+fi

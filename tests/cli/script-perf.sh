@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # pmprof script against perf script: the same perf recordings (cpu-clock
 # with -g, DWARF call chains, two events without chains, a system-wide
-# one with CPUs, a pipe) print the same text line for line, with the
+# one with CPUs, one with chains of a process older than the recording,
+# a pipe) print the same text line for line, with the
 # default fields and with -F lists and +/- changes; bad -F gives usage
 # errors, a bad file an input error.
 . "$(dirname "$0")/../lib.sh"
@@ -69,6 +70,26 @@ if [ "$(id -u)" = 0 ]; then
 		same_own syswide -F comm,pid,cpu,ip,dso
 		same_own syswide -F -sym,-symoff,-dso
 	}
+fi
+# system-wide with call chains, of a process that was running before the
+# recording (perf synthesizes its FORK, marked as one that exec'ed: its
+# maps are not its parent's): the workload's samples, chains and all
+if [ "$(id -u)" = 0 ]; then
+	WORKLOAD="$TOP/$BUILD/bench/workload"
+	sh -c "exec '$WORKLOAD' -n 100000000 --until '$TMP/stop-early'" >/dev/null 2>&1 &
+	early=$!
+	sleep 0.3	# it runs before the recording: nothing asserts how long
+	rec early -a -g -e cpu-clock -- sleep 0.5
+	touch "$TMP/stop-early"
+	wait "$early"
+	perf script -i early.data 2>/dev/null | awk -v RS= -v ORS='\n\n' '$1 == "workload"' >early.perf
+	"$PMPROF" script -i early.data 2>early.pmerr | awk -v RS= -v ORS='\n\n' '$1 == "workload"' >early.pm
+	if [ ! -s early.perf ]; then
+		not_ok "early: no sample of the workload in perf script's output"
+	else
+		check_files_eq "early: a process from before the recording: its $(grep -c . early.perf) lines with chains equal perf script's" \
+			early.perf early.pm
+	fi
 fi
 # a pipe: the events come as records, before their samples
 if perf record -q -o - -e cpu-clock -g -- "$prog" single >pipe.data 2>pipe.err; then

@@ -91,6 +91,12 @@ if have_perf; then
 		check "replay -d $d: intervals as perf script's times cut them" \
 			python3 "$TOOL" perf rep.$d.out rep.script $d workload
 	done
+	# two events: each interval a table per event, as perf saw them
+	perf record -q -T -e cpu-clock:u -e task-clock:u -o rep2.data -- "$WORKLOAD" >/dev/null 2>&1
+	perf script -F time,event,ip,sym,dso --ns -i rep2.data >rep2.script 2>/dev/null
+	"$PMPROF" top --stdio -i rep2.data -d 0.25 >rep2.out 2>rep2.err
+	check "replay of two events: a table per event and interval, as perf script's times cut them" \
+		python3 "$TOOL" perf-events rep2.out rep2.script 0.25 workload
 else
 	skip "top replay" "perf cannot record here"
 fi
@@ -224,6 +230,25 @@ else
 fi
 if wait_until 30 none_left; then ok "tui: q ends the workload"
 else not_ok "tui: the workload still runs after q"; fi
+
+# E: with two events, the next event's table, then back to the first
+start_tmux ev "'$PMPROF' top -d 0.5 -e cpu-clock -e task-clock -- '$WORKLOAD' -n $LONG"
+if wait_until 120 shows ev "of cpu-clock, event 1 of 2" && shows ev "E next event"; then
+	ok "tui: two events: the first event's table, E in the keys line"
+	tmux -S "$SOCK" send-keys -t ev E
+	if wait_until 10 shows ev "of task-clock, event 2 of 2"; then ok "tui: E shows the second event"
+	else not_ok "tui: E"; pane ev | head -3 | sed 's/^/# /'; fi
+	tmux -S "$SOCK" send-keys -t ev E
+	if wait_until 10 shows ev "of cpu-clock, event 1 of 2"; then ok "tui: E again: back to the first"
+	else not_ok "tui: E again"; pane ev | head -3 | sed 's/^/# /'; fi
+else
+	not_ok "tui: two events: no 'event 1 of 2' in 120 s"
+	pane ev | head -5 | sed 's/^/# /'
+fi
+tmux -S "$SOCK" send-keys -t ev q
+if wait_until 60 has_rc ev; then check_eq "tui: two events: q exits 0" 0 "$(cat ev.rc)"
+else not_ok "tui: two events: q: still running after 60 s"; fi
+wait_until 30 none_left
 
 # SIGINT to top alone (not its process group)
 start_tmux int "'$PMPROF' top -d 1 -- '$WORKLOAD' -n $LONG"

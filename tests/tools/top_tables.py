@@ -15,6 +15,12 @@
       must hold exactly the samples perf puts at t0 + k*SECONDS <= t <
       t0 + (k+1)*SECONDS (t0 the first sample's time), in all and per
       symbol of the DSO (a file name).
+  top_tables.py perf-events OUT SCRIPT SECONDS DSO
+      as perf, for a recording of several events (SCRIPT with -F
+      time,event,ip,sym,dso): each interval is one table per event, in
+      the recording's order ("event E of N" on each line), each holding
+      exactly that event's samples of the interval, in all and per symbol;
+      the "in all" count is every event's.
   top_tables.py metrics OUT [--software]
       the --metrics tables: a Symbol DSO # DIS% header, rows of whole
       numbers of windows, the shares of two events (--software: the
@@ -26,7 +32,7 @@ import re
 import sys
 
 HEAD = re.compile(r"^# pmprof top: (\w+), interval (\d+) \(([\d.e+-]+) s\): (\d+) samples"
-                  r"(?: of (.*))? \((\d+) in all\)$")
+                  r"(?: of (.*?))?(?:, event (\d+) of (\d+))? \((\d+) in all\)$")
 HOT_ROW = re.compile(r"^\s*([\d.]+)%\s+(\d+)\s+(\d+)\s+(\S+)\s+\[(.)\] (.+)$")
 
 
@@ -79,8 +85,8 @@ def tables(path, funcs_path=None):
             fail("interval %s where %d was due" % (m.group(2), i + 1))
         n = int(m.group(4))
         total += n
-        if int(m.group(6)) != total:
-            fail("interval %d: %s in all, the intervals add up to %d" % (i + 1, m.group(6), total))
+        if int(m.group(8)) != total:
+            fail("interval %d: %s in all, the intervals add up to %d" % (i + 1, m.group(8), total))
         if m.group(1) != "hotspots":
             continue
         if n and (b[1] is None or b[1].split() != "Overhead Samples Period Shared Object Symbol".split()):
@@ -142,6 +148,63 @@ def perf(path, script, seconds, dso):
     print("%d intervals, %d symbol rows as perf has them" % (len(bs), checked))
 
 
+def perf_events(path, script, seconds, dso):
+    d = int(round(float(seconds) * 1e9))
+    want = {}   # (interval, event) -> [count, {sym: n}]
+    events = []
+    t0 = None
+    total = {}  # interval -> samples of every event
+    for line in open(script, encoding="utf-8", errors="replace"):
+        f = line.split()
+        if len(f) < 5 or not f[0].endswith(":") or not f[1].endswith(":"):
+            continue
+        t, ev = to_ns(f[0]), f[1].rstrip(":")
+        if ev not in events:
+            events.append(ev)
+        if t0 is None:
+            t0 = t
+        k = (t - t0) // d
+        total[k] = total.get(k, 0) + 1
+        w = want.setdefault((k, ev), [0, {}])
+        w[0] += 1
+        if f[-1].strip("()").endswith("/" + dso):
+            sym = " ".join(f[3:-1])
+            w[1][sym] = w[1].get(sym, 0) + 1
+    if len(events) < 2:
+        fail("perf script shows %d events, the check needs two or more" % len(events))
+    bs = blocks(path)
+    last = max(total)
+    if len(bs) != (last + 1) * len(events):
+        fail("%d tables, perf's samples span %d intervals of %d events"
+             % (len(bs), last + 1, len(events)))
+    running = 0
+    checked = 0
+    for i, b in enumerate(bs):
+        k, e = divmod(i, len(events))
+        m = b[0]
+        if int(m.group(2)) != k + 1 or m.group(6) is None or int(m.group(6)) != e + 1 \
+           or int(m.group(7)) != len(events):
+            fail("table %d: %r where interval %d, event %d of %d was due"
+                 % (i + 1, m.group(0), k + 1, e + 1, len(events)))
+        if m.group(5) is None or not m.group(5).startswith(events[e]):
+            fail("interval %d: event %s where perf has %s" % (k + 1, m.group(5), events[e]))
+        if e == 0:
+            running += total.get(k, 0)
+        if int(m.group(8)) != running:
+            fail("interval %d: %s in all, perf has %d" % (k + 1, m.group(8), running))
+        n, syms = want.get((k, events[e]), [0, {}])
+        if int(m.group(4)) != n:
+            fail("interval %d, %s: %s samples, perf has %d" % (k + 1, events[e], m.group(4), n))
+        got = {r[3]: r[1] for r in hot_rows(b) if r[2] == dso}
+        if got != syms:
+            diff = sorted(set(got.items()) ^ set(syms.items()))
+            fail("interval %d, %s: %s's symbols differ from perf's: %s"
+                 % (k + 1, events[e], dso, diff[:6]))
+        checked += len(got)
+    print("%d intervals of %d events, %d symbol rows as perf has them"
+          % (last + 1, len(events), checked))
+
+
 def metrics(path, software):
     bs = blocks(path)
     if not bs:
@@ -185,6 +248,8 @@ if __name__ == "__main__":
         tables(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
     elif len(sys.argv) == 6 and sys.argv[1] == "perf":
         perf(*sys.argv[2:])
+    elif len(sys.argv) == 6 and sys.argv[1] == "perf-events":
+        perf_events(*sys.argv[2:])
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "metrics":
         metrics(sys.argv[2], sys.argv[3:] == ["--software"])
     else:

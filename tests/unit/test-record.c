@@ -413,9 +413,9 @@ static void test_dsos_hits(void **state)
 		return;
 	}
 	/* not a file: never a DSO */
-	pm_hits__mmap(d, 100, 0x1000, 0x1000, "[vdso]");
+	pm_hits__mmap(d, 100, 0x1000, 0x1000, "[heap]");
 	pm_hits__mmap(d, 100, 0x10000, 0x1000, exe);
-	pm_hits__hit(d, 100, 0x1800, 2);	/* [vdso] */
+	pm_hits__hit(d, 100, 0x1800, 2);	/* [heap] */
 	pm_hits__hit(d, 101, 0x10800, 2);	/* another process */
 	pm_hits__hit(d, 100, 0x11000, 2);	/* one past the end */
 	assert_int_equal(build_ids_written(d, names, 4), 0);
@@ -430,6 +430,31 @@ static void test_dsos_hits(void **state)
 	/* a later hit does not add it twice */
 	pm_hits__hit(d, 101, 0x10000, 2);
 	assert_int_equal(build_ids_written(d, names, 4), 1);
+	pm_hits__delete(d);
+}
+
+/* The vdso is no file but has a build id (this host's image's), as perf
+ * lists it. Without a vdso (qemu-user gives none) it is left out. */
+static void test_dsos_hits_vdso(void **state)
+{
+	static char names[4][NAME_ROOM];
+	struct pm_hits *d = pm_hits__new();
+	void *image;
+	size_t len;
+	uint8_t id[20], n;
+	bool have = pm_vdso__self_image(&image, &len, NULL) == 0;
+
+	(void)state;
+	if (have) {
+		have = pm_build_id__from_image(image, len, id, &n) == 0;
+		free(image);
+	}
+	pm_hits__mmap(d, 100, 0x1000, 0x2000, "[vdso]");
+	assert_int_equal(build_ids_written(d, names, 4), 0);	/* not hit yet */
+	pm_hits__hit(d, 100, 0x1800, 2);
+	assert_int_equal(build_ids_written(d, names, 4), have ? 1 : 0);
+	if (have)
+		assert_string_equal(names[0], "[vdso]");
 	pm_hits__delete(d);
 }
 
@@ -573,6 +598,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_build_id),
 		cmocka_unit_test(test_dsos_hits),
+		cmocka_unit_test(test_dsos_hits_vdso),
 		cmocka_unit_test(test_stale_cgroups),
 		cmocka_unit_test(test_partial_note),
 		cmocka_unit_test(test_pids_may_end),

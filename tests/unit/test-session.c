@@ -129,15 +129,21 @@ static void mmap_at(struct pm_kit *k, uint16_t misc, uint32_t pid,
 					 time ? &sid : NULL, &err), 0);
 }
 
-static void task(struct pm_kit *k, uint32_t type, uint32_t pid, uint32_t ppid,
-		 uint32_t tid, uint32_t ptid)
+static void task_misc(struct pm_kit *k, uint32_t type, uint16_t misc, uint32_t pid,
+		      uint32_t ppid, uint32_t tid, uint32_t ptid)
 {
 	struct pm_rec_task t = { .pid = pid, .ppid = ppid, .tid = tid,
 				 .ptid = ptid };
 	struct pm_error err = { 0 };
 
-	assert_int_equal(pm_writer__task(pm_kit__writer(k), type, 0, &t, NULL,
+	assert_int_equal(pm_writer__task(pm_kit__writer(k), type, misc, &t, NULL,
 					 &err), 0);
+}
+
+static void task(struct pm_kit *k, uint32_t type, uint32_t pid, uint32_t ppid,
+		 uint32_t tid, uint32_t ptid)
+{
+	task_misc(k, type, 0, pid, ppid, tid, ptid);
 }
 
 static void comm(struct pm_kit *k, uint32_t pid, uint32_t tid,
@@ -251,7 +257,9 @@ static void test_threads_fork_exec(void **state)
 	mmap_at(k, PM_MISC_USER, 100, 100, 0x7f2000000000ULL, 0x1000, 0x1000, lib, 0);
 	sample(k, ev, 200, 200, PM_MISC_USER, BASE + 0x1010, 4, NULL, 0);
 	sample(k, ev, 200, 200, PM_MISC_USER, 0x7f2000000010ULL, 5, NULL, 0);
-	/* exec: a new name and a new address space */
+	/* exec: a new name; the new image's maps replace the old as they
+	 * come (perf keeps the old ones: samples inside execve after this
+	 * record still run the old image) */
 	comm(k, 200, 200, "child", true);
 	sample(k, ev, 200, 200, PM_MISC_USER, BASE + 0x1010, 6, NULL, 0);
 	mmap_at(k, PM_MISC_USER, 200, 200, 0x401000, 0x1000, 0x1000, exe2, 0);
@@ -294,7 +302,7 @@ static void test_threads_fork_exec(void **state)
 
 	c = next_sample(&f);
 	assert_string_equal(c->thread->comm, "child");
-	assert_null(c->ip.map);			/* the old image is gone */
+	assert_sym(&c->ip, "prog", "main", 0x10);	/* the old image, as perf */
 	c = next_sample(&f);
 	assert_sym(&c->ip, "exe2", "child_main", 0x20);
 	assert_int_equal(c->ip.addr, 0x401020);
@@ -310,6 +318,42 @@ static void test_threads_fork_exec(void **state)
 	/* in creation order: the parent first, the current one of its tid */
 	assert_ptr_equal(pm_session__thread_at(f.s, 0), parent);
 	assert_null(pm_session__thread_at(f.s, 4));
+	close_fixture(&f);
+}
+
+/*
+ * perf record marks the FORK it synthesizes for a process running before
+ * the recording with PERF_RECORD_MISC_FORK_EXEC: the child exec'ed since,
+ * its own MMAPs follow, and the parent's maps are not its (perf does not
+ * copy them; a copy resolves the child's stray addresses in the parent's
+ * program).
+ */
+static void test_fork_exec_synthesized(void **state)
+{
+	struct fixture f;
+	const struct pm_sample_ctx *c;
+	int ev;
+	struct pm_kit *k = kit_new(&ev);
+
+	(void)state;
+	comm(k, 100, 100, "driver", false);
+	mmap_at(k, PM_MISC_USER, 100, 100, BASE + 0x1000, 0x1000, 0x1000, prog, 0);
+	task_misc(k, PM_RECORD_FORK, PM_MISC_FORK_EXEC, 300, 100, 300, 100);
+	comm(k, 300, 300, "tool", false);
+	mmap_at(k, PM_MISC_USER, 300, 300, 0x401000, 0x1000, 0x1000, exe2, 0);
+	task(k, PM_RECORD_FORK, 400, 100, 400, 100);	/* a real fork */
+	sample(k, ev, 300, 300, PM_MISC_USER, BASE + 0x1010, 1, NULL, 0);
+	sample(k, ev, 300, 300, PM_MISC_USER, 0x401020, 2, NULL, 0);
+	sample(k, ev, 400, 400, PM_MISC_USER, BASE + 0x1010, 3, NULL, 0);
+	open_fixture(&f, k, PM_HOST_NO);
+
+	c = next_sample(&f);
+	assert_int_equal(c->thread->ppid, 100);
+	assert_null(c->ip.map);		/* not the parent's program */
+	c = next_sample(&f);
+	assert_sym(&c->ip, "exe2", "child_main", 0x20);
+	c = next_sample(&f);		/* a plain FORK copies the maps */
+	assert_sym(&c->ip, "prog", "main", 0x10);
 	close_fixture(&f);
 }
 
@@ -402,6 +446,46 @@ static void test_kernel_callchain(void **state)
 	assert_null(c->ip.dso);
 	assert_int_equal(c->ip.level, 'k');
 	assert_int_equal(c->ip.rel, 0xffffffffa0000000ULL);
+	close_fixture(&f);
+}
+
+/*
+ * A context marker perf does not know (-1 was seen ending a kernel chain
+ * on 6.18): perf drops the whole chain, and so must we, or Children
+ * counts those samples where perf does not. The sample itself stays.
+ */
+static void test_callchain_unknown_context(void **state)
+{
+	struct fixture f;
+	const struct pm_sample_ctx *c;
+	const struct pm_addr_loc *chain;
+	int ev;
+	struct pm_kit *k = kit_new(&ev);
+	const uint64_t bad[] = {
+		PM_CONTEXT_KERNEL, KTEXT + 0x110, KTEXT + 0x250,
+		PM_CONTEXT_USER, BASE + 0x1120, (uint64_t)-1,
+	};
+	const uint64_t guest[] = { PM_CONTEXT_GUEST, KTEXT + 0x110 };
+	const uint64_t good[] = { PM_CONTEXT_KERNEL, KTEXT + 0x110, KTEXT + 0x250 };
+
+	(void)state;
+	mmap_at(k, PM_MISC_KERNEL, (uint32_t)-1, 0, KTEXT, 0x100000, KTEXT,
+		"[kernel.kallsyms]_text", 0);
+	comm(k, 100, 100, "p", false);
+	mmap_at(k, PM_MISC_USER, 100, 100, BASE + 0x1000, 0x1000, 0x1000, prog, 0);
+	sample(k, ev, 100, 100, PM_MISC_KERNEL, KTEXT + 0x110, 1, bad, 6);
+	sample(k, ev, 100, 100, PM_MISC_KERNEL, KTEXT + 0x110, 2, guest, 2);
+	sample(k, ev, 100, 100, PM_MISC_KERNEL, KTEXT + 0x110, 3, good, 3);
+	open_fixture(&f, k, PM_HOST_NO);
+
+	c = next_sample(&f);
+	assert_sym(&c->ip, "[kernel.kallsyms]", "do_work", 0x10);
+	assert_int_equal(pm_session__callchain(f.s, &chain), 0);
+	next_sample(&f);	/* PERF_CONTEXT_GUEST alone: not one perf takes either */
+	assert_int_equal(pm_session__callchain(f.s, &chain), 0);
+	next_sample(&f);	/* and the next sample's chain is whole again */
+	assert_int_equal(pm_session__callchain(f.s, &chain), 2);
+	assert_sym(&chain[1], "[kernel.kallsyms]", "other_work", 0x50);
 	close_fixture(&f);
 }
 
@@ -562,8 +646,10 @@ static void test_time_order(void **state)
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_threads_fork_exec),
+	cmocka_unit_test(test_fork_exec_synthesized),
 	cmocka_unit_test(test_overlap),
 	cmocka_unit_test(test_kernel_callchain),
+	cmocka_unit_test(test_callchain_unknown_context),
 	cmocka_unit_test(test_kernel_inittext),
 	cmocka_unit_test(test_jit),
 	cmocka_unit_test(test_build_id),
