@@ -38,8 +38,10 @@ int pm_read_file(const char *path, char **buf, size_t *len,
 
 /* Grow *arr (of *alloc elements of size sz) to hold at least `need`. */
 void pm_grow(void **arr, size_t *alloc, size_t need, size_t sz);
+/* The test inline: most calls find room, in loops run per sample. */
 #define PM_GROW(arr, alloc, need) \
-	pm_grow((void **)&(arr), &(alloc), (need), sizeof(*(arr)))
+	((need) <= (alloc) ? (void)0 \
+			   : pm_grow((void **)&(arr), &(alloc), (need), sizeof(*(arr))))
 
 /*
  * Options structs start with `size_t sz`: their size as the caller was

@@ -35,8 +35,11 @@ static bool add_sampled(struct pm_chain *c, struct pm_session *s,
 			const struct pm_sample *smp, const struct pm_thread *t)
 {
 	uint8_t cpumode = PM_MISC_USER;
-	struct pm_addr_loc loc;
 
+	/* room for every entry at once, each resolved in its slot: a
+	 * frame-pointer chain is most of a sample's cost in the stack
+	 * formats */
+	PM_GROW(c->v, c->alloc, c->nr + smp->callchain_nr);
 	for (uint64_t i = 0; i < smp->callchain_nr; i++) {
 		uint64_t ip = smp->callchain[i];
 
@@ -58,8 +61,7 @@ static bool add_sampled(struct pm_chain *c, struct pm_session *s,
 			}
 			continue;
 		}
-		pm_session__resolve(s, t, cpumode, ip, &loc);
-		push(c, &loc);
+		pm_session__resolve(s, t, cpumode, ip, &c->v[c->nr++]);
 	}
 	return true;
 }
