@@ -57,11 +57,12 @@ static struct pm_symtab *module_tab(struct pm_kallsyms *ks, const char *name,
 	return m->funcs;
 }
 
+/* (no locale lookup: this runs for every character of 120k addresses) */
 static int hexval(int c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
-	c = tolower(c);
+	c |= 0x20;		/* ASCII upper to lower case */
 	if (c >= 'a' && c <= 'f')
 		return c - 'a' + 10;
 	return -1;
@@ -81,17 +82,18 @@ static void note_marker(struct pm_kallsyms *ks, const char *name,
 		ks->einittext = addr;
 }
 
-int pm_kallsyms__parse(const char *buf, size_t len, const char *what,
+/* Parse `names`, len bytes and one more to spare, which ks then owns
+ * (freed with it, or here on error). */
+static int parse_owned(char *names, size_t len, const char *what,
 		       struct pm_kallsyms **out, struct pm_error *err)
 {
 	struct pm_kallsyms *ks = pm_zalloc(sizeof(*ks));
-	const char *p = buf, *end = buf + len;
+	const char *buf = names, *p = buf, *end = buf + len;
 	size_t lineno = 0, nr = 0;
 	bool nonzero = false;
 	char *name;
 
-	ks->names = pm_malloc(len + 1);
-	memcpy(ks->names, buf, len);
+	ks->names = names;
 	ks->funcs = pm_symtab__new(false);
 	ks->data = pm_symtab__new(false);
 	pm_symtab__borrow_names(ks->funcs);
@@ -109,8 +111,8 @@ int pm_kallsyms__parse(const char *buf, size_t len, const char *what,
 			p = eol + 1;
 			continue;
 		}
-		for (; q < eol && hexval(*q) >= 0; q++, digits++)
-			addr = addr << 4 | (uint64_t)hexval(*q);
+		for (int h; q < eol && (h = hexval(*q)) >= 0; q++, digits++)
+			addr = addr << 4 | (uint64_t)h;
 		if (!digits || digits > 16 || q >= eol || *q != ' ')
 			goto bad;
 		q++;
@@ -193,6 +195,15 @@ bad:
 	return 0;
 }
 
+int pm_kallsyms__parse(const char *buf, size_t len, const char *what,
+		       struct pm_kallsyms **out, struct pm_error *err)
+{
+	char *names = pm_malloc(len + 1);
+
+	memcpy(names, buf, len);
+	return parse_owned(names, len, what, out, err);
+}
+
 int pm_kallsyms__load(const char *path, struct pm_kallsyms **out,
 		      struct pm_error *err)
 {
@@ -205,9 +216,7 @@ int pm_kallsyms__load(const char *path, struct pm_kallsyms **out,
 	r = pm_read_file(path, &buf, &len, err);
 	if (r < 0)
 		return r;
-	r = pm_kallsyms__parse(buf, len, path, out, err);
-	free(buf);
-	return r;
+	return parse_owned(buf, len, path, out, err);	/* (one byte spare) */
 }
 
 void pm_kallsyms__delete(struct pm_kallsyms *ks)
