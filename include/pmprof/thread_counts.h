@@ -37,8 +37,8 @@ uint64_t pm_thread_counts__nr_reads(const struct pm_thread_counts *tc);
 
 /*
  * Append the "threads" table to rep: PID, TID, then a column per event
- * that was read (JSON: "pid", "tid", "counts": {EVENT: N}), the threads
- * in the order of their first READ record (perf's). Without READ
+ * that was read (JSON: "pid", "tid", "counts": {EVENT: N}), threads and
+ * events in the order of their first READ record (perf's). Without READ
  * records the table is empty, its comment and a warning of the report
  * say why (and how to record them).
  */

@@ -25,6 +25,9 @@ struct pm_thread_counts {
 	struct pm_hash index;
 	bool *read;			/* by event index: has a READ value */
 	size_t nr_read;
+	size_t *order;			/* event indices in the order first
+					   read (perf's columns) */
+	size_t nr_order, alloc_order;
 	uint64_t nr_reads;
 };
 
@@ -42,6 +45,7 @@ void pm_thread_counts__delete(struct pm_thread_counts *tc)
 	free(tc->threads);
 	pm_hash__release(&tc->index);
 	free(tc->read);
+	free(tc->order);
 	free(tc);
 }
 
@@ -94,6 +98,10 @@ static void add_count(struct pm_thread_counts *tc, struct tc_thread *t,
 		memset(tc->read + had, 0, (tc->nr_read - had) * sizeof(*tc->read));
 	}
 	t->counts[idx] += v;
+	if (!tc->read[idx]) {
+		PM_GROW(tc->order, tc->alloc_order, tc->nr_order + 1);
+		tc->order[tc->nr_order++] = idx;
+	}
 	tc->read[idx] = true;
 }
 
@@ -151,23 +159,19 @@ void pm_thread_counts__finish(struct pm_thread_counts *tc, struct pm_reader *r,
 	static const char why[] = "no READ records in this recording: per-thread counts "
 				  "need `record -s` (--stat) of a workload with child threads";
 	struct pm_table *t = pm_table__new();
-	size_t *col = pm_calloc(tc->nr_read + 1, sizeof(*col));
 
 	pm_table__set_name(t, "threads");
 	pm_table__set_caption(t, "Per-thread counts (READ records):");
 	pm_table__set_flags(t, PM_TABLE_PERF_HEADER | PM_TABLE_WHOLE);
 	pm_table__add_col(t, "PID", "pid", PM_COL_U64);
 	pm_table__add_col(t, "TID", "tid", PM_COL_U64);
-	for (size_t e = 0; e < tc->nr_read; e++) {
-		const struct pm_event *ev = pm_reader__event(r, e);
-		struct pm_table_column c = {
-			.type = PM_COL_U64, .group = "counts",
-		};
+	/* column 2 + k is event order[k] */
+	for (size_t k = 0; k < tc->nr_order; k++) {
+		const struct pm_event *ev = pm_reader__event(r, tc->order[k]);
+		struct pm_table_column c = { .type = PM_COL_U64, .group = "counts" };
 
-		if (!tc->read[e] || !ev)
-			continue;
-		c.name = c.key = ev->name;
-		col[e] = (size_t)pm_table__add_column(t, &c);
+		c.name = c.key = ev ? ev->name : "?";
+		pm_table__add_column(t, &c);
 	}
 	for (size_t i = 0; i < tc->nr; i++) {
 		const struct tc_thread *th = &tc->threads[i];
@@ -175,10 +179,11 @@ void pm_thread_counts__finish(struct pm_thread_counts *tc, struct pm_reader *r,
 
 		pm_table__set_u64(t, row, 0, th->pid);
 		pm_table__set_u64(t, row, 1, th->tid);
-		for (size_t e = 0; e < tc->nr_read; e++)
-			if (col[e])
-				pm_table__set_u64(t, row, col[e],
-						  e < th->nr_counts ? th->counts[e] : 0);
+		for (size_t k = 0; k < tc->nr_order; k++) {
+			size_t e = tc->order[k];
+
+			pm_table__set_u64(t, row, 2 + k, e < th->nr_counts ? th->counts[e] : 0);
+		}
 	}
 	pm_summary__add_u64(pm_table__summary(t), "read_records", NULL, tc->nr_reads);
 	if (!tc->nr_reads) {
@@ -186,7 +191,6 @@ void pm_thread_counts__finish(struct pm_thread_counts *tc, struct pm_reader *r,
 		pm_report__add_warning(rep, "%s", why);
 	}
 	pm_report__add_table(rep, t);
-	free(col);
 }
 
 /* ---- beside another analysis ---- */
