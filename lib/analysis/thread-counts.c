@@ -162,7 +162,7 @@ void pm_thread_counts__finish(struct pm_thread_counts *tc, struct pm_reader *r,
 
 	pm_table__set_name(t, "threads");
 	pm_table__set_caption(t, "Per-thread counts (READ records):");
-	pm_table__set_flags(t, PM_TABLE_PERF_HEADER | PM_TABLE_WHOLE);
+	pm_table__set_flags(t, PM_TABLE_PERF_HEADER);
 	pm_table__add_col(t, "PID", "pid", PM_COL_U64);
 	pm_table__add_col(t, "TID", "tid", PM_COL_U64);
 	/* column 2 + k is event order[k] */
