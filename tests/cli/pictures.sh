@@ -7,12 +7,12 @@
 # href), runs without an error or a console message, draws every frame
 # with a width proportional to its weight in the folded stacks (pmprof's
 # own, which folded-perf.sh holds equal to perf script's), zooms on a
-# click, marks what is typed into the search box, and shows in the hover
-# box of a hovered frame its counts (and on the metrics page its CPI and
-# IPC, on the diff page its share before and after), every number
-# computed here from the folded stacks. The README's and man pages'
-# example blocks are the script's outputs, and docs/images holds a picture of each page
-# within its size budget.
+# click, marks what is typed into the search box, sorts its table, and
+# shows in the hover box of a hovered frame its counts (and on the metrics
+# page its CPI and IPC, on the diff page its share before and after),
+# every number computed here from the folded stacks. The README's and man
+# pages' example blocks are the script's outputs, and docs/images holds a
+# picture of each page within its size budget.
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/scripts/headless.sh"
 
@@ -86,6 +86,17 @@ check "metrics: and its IPC" python3 "$tool" ratio metrics.hover.dom "$FP" IPC \
 	metrics.instructions.folded metrics.cycles.folded 1
 check "diff: the hovered frame's box has its base and new samples" \
 	python3 "$tool" counts diff.hover.dom "$FP" base=diff.base.folded new=diff.folded
+# a table of each page sorted by a column (clicking its header does the
+# same: lib/table/flamegraph.js's sortTable)
+dom report sort "sort=0:1:asc"
+check "report: the hotspot table sorts by Samples, ascending" \
+	python3 "$tool" sorted report.sort.dom 0 1 asc
+dom metrics sort "sort=0:4:desc"
+check "metrics: the metrics table sorts by CPI, descending" \
+	python3 "$tool" sorted metrics.sort.dom 0 4 desc
+dom diff sort "sort=0:4:asc"
+check "diff: the table sorts by Delta, ascending" \
+	python3 "$tool" sorted diff.sort.dom 0 4 asc
 dom diff grew "hover=$BM"
 check "diff: branch_mispredicts' box has its share before and after" \
 	python3 "$tool" share diff.grew.dom "$BM" diff.base.folded diff.folded
