@@ -39,14 +39,13 @@
 
 #include "fixture/kit.h"
 #include "pmprof/analysis.h"
-#include "pmprof/error.h"
 #include "pmprof/hotspot.h"
 #include "pmprof/report.h"
 #include "pmprof/session.h"
 #include "pmprof/table.h"
-#include "pmprof/writer.h"
 
 #define BASE	0x555555554000ULL
+#define TEXT	(BASE + 0x1000)	/* where both files' text is mapped */
 #define KTEXT	0xffffffff81000000ULL
 
 static char dir[64], prog_a[128], prog_b[128], ksyms[128];
@@ -96,23 +95,6 @@ static int teardown(void **state)
 	return rmdir(dir);
 }
 
-/* An MMAP2 at time t (ordered among the samples). */
-static void mmap_at(struct pm_kit *k, uint16_t misc, uint32_t pid,
-		    uint64_t start, uint64_t len, uint64_t pgoff,
-		    const char *file, uint64_t t)
-{
-	struct pm_rec_mmap m = {
-		.is_mmap2 = true, .pid = pid, .tid = pid, .start = start,
-		.len = len, .pgoff = pgoff, .prot = 5, .flags = 2,
-		.filename = file,
-	};
-	struct pm_sample_id sid = { .pid = pid, .tid = pid, .time = t };
-	struct pm_error err = { 0 };
-
-	assert_int_equal(pm_writer__mmap(pm_kit__writer(k), misc, &m, &sid,
-					 &err), 0);
-}
-
 static void sample(struct pm_kit *k, int ev, uint32_t pid, uint16_t misc,
 		   uint64_t ip, uint64_t t, const uint64_t *cc, uint64_t nr)
 {
@@ -141,16 +123,16 @@ static void *recording(size_t *len)
 
 	pm_kit__comm(k, 100, 100, "a");
 	pm_kit__comm(k, 300, 300, "b");
-	mmap_at(k, PM_MISC_USER, 100, BASE + 0x1000, 0x1000, 0x1000, prog_a, 1);
-	mmap_at(k, PM_MISC_USER, 300, BASE + 0x1000, 0x1000, 0x1000, prog_b, 1);
+	pm_kit__mmap_at(k, PM_MISC_USER, 100, TEXT, 0x1000, 0x1000, prog_a, 1);
+	pm_kit__mmap_at(k, PM_MISC_USER, 300, TEXT, 0x1000, 0x1000, prog_b, 1);
 	sample(k, ev, 100, PM_MISC_USER, c[0], 10, c, 3);
 	sample(k, ev, 100, PM_MISC_USER, c[0], 11, c, 3);
 	sample(k, ev, 300, PM_MISC_USER, c[0], 12, c, 3);
-	mmap_at(k, PM_MISC_USER, 100, BASE + 0x1000, 0x1000, 0x1000, prog_b, 13);
+	pm_kit__mmap_at(k, PM_MISC_USER, 100, TEXT, 0x1000, 0x1000, prog_b, 13);
 	sample(k, ev, 100, PM_MISC_USER, c[0], 14, c, 3);
 	sample(k, ev, 100, PM_MISC_USER, c[0], 15, c, 3);
 	sample(k, ev, 100, PM_MISC_KERNEL, KTEXT + 0x110, 16, kc, 3);
-	mmap_at(k, PM_MISC_KERNEL, (uint32_t)-1, KTEXT, 0x100000, KTEXT,
+	pm_kit__mmap_at(k, PM_MISC_KERNEL, (uint32_t)-1, KTEXT, 0x100000, KTEXT,
 		"[kernel.kallsyms]_text", 17);
 	sample(k, ev, 100, PM_MISC_KERNEL, KTEXT + 0x110, 18, kc, 3);
 	sample(k, ev, 300, PM_MISC_USER, xc[0], 19, xc, 2);
@@ -164,18 +146,11 @@ static struct pm_report *report(const struct pm_hotspot_opts *o)
 				      .kallsyms = ksyms, .tmp_dir = dir,
 				      .no_buildid_cache = true };
 	struct pm_hotspot *h = pm_hotspot__new(o);
-	struct pm_error err = { 0 };
-	struct pm_report *rep = NULL;
-	struct pm_reader *r;
-	struct pm_session *s;
 	size_t len;
 	void *buf = recording(&len);
+	struct pm_report *rep = pm_kit__analyse(buf, len, &so,
+						&pm_hotspot_analysis, h);
 
-	assert_int_equal(pm_reader__open_mem(&r, buf, len, "kit", &err), 0);
-	assert_int_equal(pm_session__new(&s, r, &so, &err), 0);
-	assert_int_equal(pm_analysis__run(&pm_hotspot_analysis, h, s, &rep, &err), 0);
-	pm_session__delete(s);
-	pm_reader__delete(r);
 	pm_hotspot__delete(h);
 	free(buf);
 	return rep;
@@ -207,7 +182,8 @@ static void test_stacks(void **state)
 
 	(void)state;
 	assert_non_null(t);
-	assert_int_equal(pm_report__render(rep, out, pm_renderer__find("folded"), &ro), 0);
+	assert_int_equal(pm_report__render(rep, out, pm_renderer__find("folded"),
+					   &ro), 0);
 	fclose(out);
 	assert_string_equal(text,
 			    "0xffffffff81000250;0xffffffff81000110 1\n"
