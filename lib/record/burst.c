@@ -270,20 +270,30 @@ static int write_burst_mark(struct pm_recorder *r, struct instance *in, uint32_t
 	return pm_writer__throttle(r->w, type, PM_MISC_PMPROF_STOP, &t, &sid, err);
 }
 
+int pm_rec_burst__rearm(int fd, uint64_t period, int refresh, const char *name,
+			struct pm_error *err)
+{
+	if (ioctl(fd, PERF_EVENT_IOC_DISABLE, 0))
+		return pm_error__fmt(err, errno, "%s: PERF_EVENT_IOC_DISABLE: %s", name,
+				     strerror(errno));
+	if (ioctl(fd, PERF_EVENT_IOC_PERIOD, &period))
+		return pm_error__fmt(err, errno, "%s: PERF_EVENT_IOC_PERIOD: %s", name,
+				     strerror(errno));
+	if (ioctl(fd, PERF_EVENT_IOC_REFRESH, refresh))
+		return pm_error__fmt(err, errno, "%s: PERF_EVENT_IOC_REFRESH: %s", name,
+				     strerror(errno));
+	return 0;
+}
+
 /*
  * Arm the instance's next phase (pm_burst__next says which). The file sees
  * only the bursts: a short phase starts with an UNTHROTTLE mark, stamped
  * before the ioctls so that no sample of the phase can precede it, and
  * ends with a THROTTLE; the long phase between them is the gap, and its
  * one sample only tells the recorder that it is over (it is not written).
- * PERF_EVENT_IOC_PERIOD also drops what was left of the last period
- * (period_left), so the phase's first overflow comes exactly its period
- * after the re-arm instead of whenever the stopped period would have
- * ended (at once, for cpu-clock's hrtimer).
  */
 static int arm_next(struct pm_recorder *r, struct instance *in, struct pm_error *err)
 {
-	struct rec_event *re = &r->ev[in->ev];
 	uint64_t now = pm_rec__now_ns(r);
 	struct pm_burst_arm a;
 	int ret;
@@ -292,13 +302,7 @@ static int arm_next(struct pm_recorder *r, struct instance *in, struct pm_error 
 	if (a.phase == PM_BURST_SHORT &&
 	    (ret = write_burst_mark(r, in, PM_RECORD_UNTHROTTLE, now, err)))
 		return ret;
-	if (ioctl(in->fd, PERF_EVENT_IOC_PERIOD, &a.period))
-		return pm_error__fmt(err, errno, "%s: PERF_EVENT_IOC_PERIOD: %s", re->name,
-				     strerror(errno));
-	if (ioctl(in->fd, PERF_EVENT_IOC_REFRESH, a.refresh))
-		return pm_error__fmt(err, errno, "%s: PERF_EVENT_IOC_REFRESH: %s", re->name,
-				     strerror(errno));
-	return 0;
+	return pm_rec_burst__rearm(in->fd, a.period, a.refresh, r->ev[in->ev].name, err);
 }
 
 /* A phase is over (the kernel stopped the group at stop_time): a burst
