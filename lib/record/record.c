@@ -330,10 +330,14 @@ int pm_recorder__poll(struct pm_recorder *r, int timeout_ms, struct pm_error *er
 		if (r->pfd[i].fd >= 0)
 			live++;
 	}
-	ret = pm_rec_drain(r, err);
+	ret = pm_rec_drain(r, true, err);
 	if (ret)
 		return ret;
-	reap(r);
+	if (n <= 0 || r->stopping ||
+	    pm_rec__clock_ns(CLOCK_MONOTONIC) - r->reaped_ns >= PM_REC_FLUSH_NS) {
+		r->reaped_ns = pm_rec__clock_ns(CLOCK_MONOTONIC);
+		reap(r);
+	}
 	if (r->child > 0) {
 		if (r->st.workload_exited)
 			r->done = true;
@@ -411,7 +415,7 @@ int pm_recorder__finish(struct pm_recorder *r, struct pm_error *err)
 	for (i = 0; i < r->nr_inst; i++)
 		if (r->inst[i].fd >= 0 && r->ev[r->inst[i].ev].leader == r->inst[i].ev)
 			ioctl(r->inst[i].fd, PERF_EVENT_IOC_DISABLE, 0);
-	ret = pm_rec_drain(r, err);
+	ret = pm_rec_drain(r, false, err);
 	if (ret)
 		goto out;
 	/* a burst cut short by the end still gets its closing mark */

@@ -24,6 +24,10 @@
 
 #define PM_REC_DEFAULT_PAGES 512	/* 2 MB per ring: nothing lost at 100k samples/s */
 #define PM_REC_STOP_GRACE_NS 2000000000ULL	/* SIGKILL a workload that ignores SIGTERM */
+/* While recording, drained records reach the file (and a round ends) at
+ * the first drain this long after the last write; the workload's exit is
+ * looked for as often (at once after a signal or a quiet poll). */
+#define PM_REC_FLUSH_NS 10000000ULL
 
 struct rec_event {
 	const struct pm_evspec_event *spec;
@@ -90,6 +94,7 @@ struct pm_recorder {
 	bool stopping, done, started, finished;
 	uint64_t stop_ns;
 	bool round_dirty;
+	uint64_t flushed_ns, reaped_ns;	/* the last flush, wait4 (monotonic) */
 	uint64_t enable_at;		/* -D: monotonic ns to enable the events; 0 done */
 	struct pm_writer_opts wo;	/* for the files --switch-output opens */
 	struct pm_sample_scratch scratch;	/* drain.c's sample parser */
@@ -153,7 +158,7 @@ int pm_rec_burst__lost(struct pm_recorder *r, struct instance *in, uint64_t t,
 int pm_rec_burst__close_all(struct pm_recorder *r, struct pm_error *err);
 
 /* ---- drain.c: the rings into the writer ---- */
-int pm_rec_drain(struct pm_recorder *r, struct pm_error *err);
+int pm_rec_drain(struct pm_recorder *r, bool lazy, struct pm_error *err);
 
 /* ---- output.c: the file around the records ---- */
 /* Header, attrs, features, id index and the synthesized maps; again: a
