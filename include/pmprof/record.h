@@ -30,7 +30,11 @@
  *          S events apart. The leader counts period events a cycle, so the
  *          bursts come once per period of its count whatever an interrupt
  *          costs; pmprof re-arms each phase when it sees the sample that
- *          ended the last (the long window's sample is not written). In
+ *          ended the last (the long window's sample is not written);
+ *          with one burst group the ring wakes it at each burst's end only
+ *          and the long window's end comes as SIGIO, which the recorder
+ *          blocks in its thread from start to finish (ppoll unblocks it;
+ *          a handler is installed if SIGIO had none). In
  *          frequency mode a cycle lasts 1/F s: that many nanoseconds for
  *          cpu-clock/task-clock, else at the rate measured over the long
  *          windows. Around each gap the file gets a THROTTLE record (the
