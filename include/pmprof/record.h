@@ -346,6 +346,11 @@ struct pm_metrics_request {
 					   cycles (10 ms of cpu-clock) */
 	uint64_t freq;			/* -F: the kernel picks the long period
 					   from this frequency instead */
+	bool bursts;			/* the windows will be burst mode's: with
+					   neither -c nor -F, cycles then get
+					   bursts of 8 every 8,000,000, the same
+					   windows a second for a fraction of
+					   the recorder's wakeups */
 };
 
 struct pm_metrics_choice {
