@@ -221,24 +221,39 @@ static struct hot_entry *findnew(struct hot_hist *hi, size_t words,
 	return e;
 }
 
-/* A sample's chain, cut to --max-stack, without what -U hides: in
- * h->chain. perf keeps the first entries in display order: in caller
- * order the outermost ones. */
-static size_t sample_chain(struct pm_hotspot *h, struct pm_session *s)
+/* Entries [from, to) of chain into h->chain at k, without what -U
+ * hides; returns the new k. */
+static size_t keep_entries(struct pm_hotspot *h, const struct pm_addr_loc *chain,
+			   size_t from, size_t to, size_t k)
 {
-	const struct pm_addr_loc *chain;
-	size_t n = pm_session__callchain(s, &chain), k = 0;
-
-	if (h->opts.max_stack && n > h->opts.max_stack) {
-		if (h->cg_order == PM_CG_CALLER)
-			chain += n - h->opts.max_stack;
-		n = h->opts.max_stack;
-	}
-	PM_GROW(h->chain, h->alloc_chain, n + 1);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = from; i < to; i++)
 		if (!h->filter || !pm_filter__hides_entry(h->filter, &chain[i]))
 			h->chain[k++] = chain[i];
 	return k;
+}
+
+/*
+ * A sample's chain, cut to --max-stack, without what -U hides: in
+ * h->chain. perf cuts the recorded entries and the unwound ones each on
+ * their own: of the recorded, it keeps the first in display order (in
+ * caller order the outermost); the unwinder stops after the innermost.
+ */
+static size_t sample_chain(struct pm_hotspot *h, struct pm_session *s)
+{
+	const struct pm_addr_loc *chain;
+	size_t n = pm_session__callchain(s, &chain);
+	size_t sampled = pm_session__callchain_sampled(s), max = h->opts.max_stack;
+	size_t from = 0, to = sampled, k;
+
+	if (max && sampled > max) {
+		if (h->cg_order == PM_CG_CALLER)
+			from = sampled - max;
+		to = from + max;
+	}
+	PM_GROW(h->chain, h->alloc_chain, n + 1);
+	k = keep_entries(h, chain, from, to, 0);
+	return keep_entries(h, chain, sampled,
+			    max && n - sampled > max ? sampled + max : n, k);
 }
 
 static void *row_of(void *arg, size_t i)
