@@ -552,6 +552,7 @@ static struct pm_table *build_table(struct pm_hotspot *h, struct pm_reader *r,
 	pm_summary__add_u64(pm_table__summary(t), "samples", NULL, nsamples);
 	pm_summary__add_u64(pm_table__summary(t), "event_count", NULL, total[0]);
 	hot_columns__add(t, o, r, hi->idx, hi->nr_slots, kcol, &g);
+	g.own_frame = pm_table__flags(t) & PM_TABLE_CALL_OWN_FRAME;
 	g.total = total[0];
 
 	qsort_r(hi->entries, hi->nr, sizeof(*hi->entries), cmp_entries, h);
@@ -574,7 +575,8 @@ static struct pm_table *build_table(struct pm_hotspot *h, struct pm_reader *r,
 		if (g.weight_col >= 0)
 			pm_table__set_u64(t, row, (size_t)g.weight_col, e->st[0].acc);
 		if (o->callgraph)
-			hot_graph__rows(t, row, e->tree, &g);
+			hot_graph__rows(t, row, e->tree,
+					o->children ? e->st[0].acc : e->st[0].period, &g);
 	}
 	if (total != hi->period)
 		free(total);
