@@ -4,9 +4,11 @@
 # structure built with frame pointers (perf record -g), three threads on
 # two CPUs, a process that forks and execs a child of another name, and
 # the threads unwound from --call-graph dwarf. The trees of -g graph,
-# fractal, caller and callee, -G and --max-stack are perf's (the same
-# paths with the same shares: tests/tools/cg_tree.py), flat and folded
-# give perf's chains, JSON nests perf's trees; each filter (-C, --time
+# fractal, caller and callee, -G and --max-stack are perf's line for line
+# (the same paths with the same shares, siblings in perf's order, the
+# same remainder lines, pipes and separators: tests/tools/cg_tree.py
+# --text), flat and folded give perf's chains in perf's order, JSON nests
+# perf's trees in order; each filter (-C, --time
 # ranges and percent slices, --pid, --tid, --comm, --dsos, --symbols,
 # -U, --percentage relative) gives the rows perf gives with it.
 . "$(dirname "$0")/../lib.sh"
@@ -41,9 +43,10 @@ tree() {
 		"$PMPROF" report -i "$TMP/$name.data" "$@" >"$t.pmprof" 2>"$t.err" &&
 		"$PMPROF" report -i "$TMP/$name.data" "$@" --format json >"$t.json" 2>/dev/null ||
 		{ not_ok "$name: $what: a report failed: $(head -1 "$t.err")"; return; }
-	check "$name: $what: perf's trees" python3 "$cg" "$t.perf" "$t.pmprof"
-	check "$name: $what: perf's trees in JSON's nested nodes" \
-		python3 "$cg" --json "$t.perf" "$t.json"
+	check "$name: $what: perf's trees, line for line" \
+		python3 "$cg" --text "$t.perf" "$t.pmprof"
+	check "$name: $what: perf's trees in JSON's nested nodes, in order" \
+		python3 "$cg" --ordered --json "$t.perf" "$t.json"
 }
 
 # chains NAME CHECK OPTS...: flat or folded, perf's chains under each row.
@@ -54,7 +57,8 @@ chains() {
 		>"$t.perf" 2>/dev/null &&
 		"$PMPROF" report -i "$TMP/$name.data" "$@" >"$t.pmprof" 2>/dev/null ||
 		{ not_ok "$name: $what: a report failed"; return; }
-	check "$name: $what: perf's chains" python3 "$cg" --chains "$t.perf" "$t.pmprof"
+	check "$name: $what: perf's chains, in order" \
+		python3 "$cg" --ordered --chains "$t.perf" "$t.pmprof"
 }
 
 # rows NAME CHECK OPTS...: the rows (overhead, DSO, symbol) of perf report
@@ -192,6 +196,10 @@ fi
 if rec dwarf --call-graph dwarf -- "$fp" threads; then
 	tree dwarf "-g caller --children" --children -g caller
 	tree dwarf "-g fractal --no-children" --no-children -g fractal
+	# perf cuts the recorded (kernel) entries and the unwound ones each
+	# to --max-stack, the unwound to their innermost
+	tree dwarf "--max-stack 3 -g caller --children" --children -g caller --max-stack 3
+	tree dwarf "--max-stack 2 -g fractal --no-children" --no-children -g fractal,0 --max-stack 2
 	chains dwarf "-g folded --children" --children -g folded
 fi
 

@@ -383,6 +383,65 @@ static void test_graph_text(void **state)
 	pm_table__delete(t);
 }
 
+/* graph_table's columns and the remainder's and more's (JSON only). */
+static struct pm_table *rest_table(void)
+{
+	struct pm_table *t = graph_table(PM_TABLE_CALL_GRAPH);
+
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "rest", .type = PM_COL_BOOL, .show = PM_SHOW_JSON,
+		.flags = PM_COLF_OPTIONAL | PM_COLF_TREE_REST });
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "more", .type = PM_COL_BOOL, .show = PM_SHOW_JSON,
+		.flags = PM_COLF_OPTIONAL | PM_COLF_TREE_MORE });
+	return t;
+}
+
+static void test_graph_rest_text(void **state)
+{
+	struct pm_table *t = rest_table(), *k;
+	size_t r;
+	char *got;
+
+	(void)state;
+	/* perf's fractal remainder: after the last child, no separator line
+	 * before it, the last child's pipe going on to it */
+	k = pm_table__children(t, node(t, 100, 100, "[.] leaf"));
+	k = pm_table__children(k, node(k, 100, 100, "leaf"));
+	node(k, 50, 50, "a");
+	node(k, 30, 30, "b");
+	r = node(k, 20, 20, "[...]");
+	pm_table__set_bool(k, r, 3, true);
+	/* more left than shown, with no remainder to say so: the last
+	 * child's pipe goes on all the same */
+	k = pm_table__children(t, node(t, 100, 100, "[.] other"));
+	k = pm_table__children(k, node(k, 100, 100, "other"));
+	node(k, 60, 60, "c");
+	r = node(k, 40, 40, "d");
+	pm_table__set_bool(k, r, 4, true);
+	got = render_as(t, "text");
+	assert_string_equal(got,
+		"100.00%  100  [.] leaf\n"
+		"            |\n"
+		"            ---leaf\n"
+		"               |\n"
+		"               |--50.00%--a\n"
+		"               |\n"
+		"               |--30.00%--b\n"
+		"                --20.00%--[...]\n"
+		"\n"
+		"100.00%  100  [.] other\n"
+		"            |\n"
+		"            ---other\n"
+		"               |\n"
+		"               |--60.00%--c\n"
+		"               |\n"
+		"               |--40.00%--d\n"
+		"\n");
+	free(got);
+	pm_table__delete(t);
+}
+
 static void test_chains_text(void **state)
 {
 	struct pm_table *t = graph_table(PM_TABLE_CALL_CHAINS), *k;
@@ -437,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_sample_paths),
 		cmocka_unit_test(test_graph_text),
+		cmocka_unit_test(test_graph_rest_text),
 		cmocka_unit_test(test_chains_text),
 	};
 
