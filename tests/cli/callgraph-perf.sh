@@ -36,8 +36,12 @@ rec() {	# rec NAME ARGS...: perf record -e cpu-clock ARGS into NAME.data
 # tree NAME CHECK OPTS...: pmprof report OPTS's trees (text and JSON) are
 # perf report --stdio OPTS's.
 tree() {
-	local name=$1 what=$2 t="$TMP/$1.$RANDOM"
+	local name=$1 what=$2 t="$TMP/$1.$RANDOM" v=percent
 	shift 2
+	case " $* " in
+	*,count\ *|*,count,*) v=count ;;
+	*,period\ *|*,period,*) v=period ;;
+	esac
 	perf report -i "$TMP/$name.data" --stdio --no-inline --sort dso,sym "$@" \
 		>"$t.perf" 2>/dev/null &&
 		"$PMPROF" report -i "$TMP/$name.data" "$@" >"$t.pmprof" 2>"$t.err" &&
@@ -46,7 +50,7 @@ tree() {
 	check "$name: $what: perf's trees, line for line" \
 		python3 "$cg" --text "$t.perf" "$t.pmprof"
 	check "$name: $what: perf's trees in JSON's nested nodes, in order" \
-		python3 "$cg" --ordered --json "$t.perf" "$t.json"
+		python3 "$cg" --ordered --value "$v" --json "$t.perf" "$t.json"
 }
 
 # chains NAME CHECK OPTS...: flat or folded, perf's chains under each row.
@@ -201,6 +205,25 @@ if rec dwarf --call-graph dwarf -- "$fp" threads; then
 	tree dwarf "--max-stack 3 -g caller --children" --children -g caller --max-stack 3
 	tree dwarf "--max-stack 2 -g fractal --no-children" --no-children -g fractal,0 --max-stack 2
 	chains dwarf "-g folded --children" --children -g folded
+fi
+
+# A C++ program (templates, virtual calls, inlined steps), with frame
+# pointers and unwound from --call-graph dwarf: the trees of each mode.
+if command -v g++ >/dev/null &&
+   g++ -O2 -g -fno-omit-frame-pointer -o "$TMP/cg-cxx" "$TOP/tests/programs/unwind-cxx.cc"; then
+	for how in fp dwarf; do
+		case $how in
+		fp) rec cxx-$how -g -- "$TMP/cg-cxx" 15 || continue ;;
+		*) rec cxx-$how --call-graph dwarf -- "$TMP/cg-cxx" 15 || continue ;;
+		esac
+		for g in graph,0.5,caller fractal,0.5,callee fractal,0,caller,count graph,0,callee,3; do
+			tree cxx-$how "-g $g --children" --children -g "$g"
+			tree cxx-$how "-g $g --no-children" --no-children -g "$g"
+		done
+		chains cxx-$how "-g folded,0,caller --children" --children -g folded,0,caller
+	done
+else
+	skip "callgraph-perf: C++" "no g++"
 fi
 
 # metrics behind the sample filters: the CPUs' samples add up to all of

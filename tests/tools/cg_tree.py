@@ -259,8 +259,12 @@ def row_lines(path):
         if line.startswith('#'):
             continue
         if ROW.match(line) and '--' not in line.split('%')[0]:
-            m = ROW_KEY.match(line)
-            row = '%s %s' % (m.group('dso'), m.group('sym')) if m else line
+            # its keys: the words after the numbers (perf's and pmprof's
+            # columns of numbers differ)
+            words = line.split()
+            while words and re.match(r'^-?[0-9.]+%?$', words[0]):
+                words.pop(0)
+            row = ' '.join(words)
             rows[row] = []
         elif row is not None and line:
             # perf 6.1 names the remainder with a flag it never set
