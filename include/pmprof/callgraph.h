@@ -128,6 +128,16 @@ bool pm_cg_frame__same(const struct pm_cg_frame *a, const struct pm_cg_frame *b)
  * entry in display order, the chain from there on. tree_of(arg, row) is
  * the row's tree.
  */
+/*
+ * --max-stack as perf: does it keep entry i of a chain of n (callee
+ * first; the first `recorded` from PERF_SAMPLE_CALLCHAIN, the rest
+ * unwound)? perf cuts each part on its own to max entries (0: no cut):
+ * of the recorded, the first in display order (in caller order the
+ * outermost); of the unwound, the innermost, the unwinder stopping there.
+ */
+bool pm_callgraph__keeps(size_t i, size_t n, size_t recorded, size_t max,
+			 enum pm_cg_order order);
+
 typedef void *(*pm_cg_row_fn)(void *arg, size_t i);
 typedef struct pm_cg_node *(*pm_cg_tree_fn)(void *arg, void *row);
 void pm_callgraph__add_sample(const struct pm_addr_loc *chain, size_t n,

@@ -261,6 +261,17 @@ void pm_cg__finish(struct pm_cg_node *root, const struct pm_cg_opts *o,
 
 /* ---- a sample's paths ---- */
 
+bool pm_callgraph__keeps(size_t i, size_t n, size_t recorded, size_t max,
+			 enum pm_cg_order order)
+{
+	if (!max)
+		return i < n;
+	if (i >= recorded)	/* the unwinder stops after max */
+		return i - recorded < max;
+	/* the first max in display order */
+	return order == PM_CG_CALLER ? recorded - i <= max : i < max;
+}
+
 void pm_callgraph__add_sample(const struct pm_addr_loc *chain, size_t n,
 			      enum pm_cg_order order, bool children,
 			      uint64_t period, void *self, pm_cg_row_fn row_of,

@@ -221,39 +221,20 @@ static struct hot_entry *findnew(struct hot_hist *hi, size_t words,
 	return e;
 }
 
-/* Entries [from, to) of chain into h->chain at k, without what -U
- * hides; returns the new k. */
-static size_t keep_entries(struct pm_hotspot *h, const struct pm_addr_loc *chain,
-			   size_t from, size_t to, size_t k)
-{
-	for (size_t i = from; i < to; i++)
-		if (!h->filter || !pm_filter__hides_entry(h->filter, &chain[i]))
-			h->chain[k++] = chain[i];
-	return k;
-}
-
-/*
- * A sample's chain, cut to --max-stack, without what -U hides: in
- * h->chain. perf cuts the recorded entries and the unwound ones each on
- * their own: of the recorded, it keeps the first in display order (in
- * caller order the outermost); the unwinder stops after the innermost.
- */
+/* A sample's chain, cut to --max-stack as perf, without what -U hides:
+ * in h->chain. */
 static size_t sample_chain(struct pm_hotspot *h, struct pm_session *s)
 {
 	const struct pm_addr_loc *chain;
-	size_t n = pm_session__callchain(s, &chain);
-	size_t sampled = pm_session__callchain_sampled(s), max = h->opts.max_stack;
-	size_t from = 0, to = sampled, k;
+	size_t n = pm_session__callchain(s, &chain), k = 0;
+	size_t recorded = pm_session__callchain_sampled(s);
 
-	if (max && sampled > max) {
-		if (h->cg_order == PM_CG_CALLER)
-			from = sampled - max;
-		to = from + max;
-	}
 	PM_GROW(h->chain, h->alloc_chain, n + 1);
-	k = keep_entries(h, chain, from, to, 0);
-	return keep_entries(h, chain, sampled,
-			    max && n - sampled > max ? sampled + max : n, k);
+	for (size_t i = 0; i < n; i++)
+		if (pm_callgraph__keeps(i, n, recorded, h->opts.max_stack, h->cg_order) &&
+		    (!h->filter || !pm_filter__hides_entry(h->filter, &chain[i])))
+			h->chain[k++] = chain[i];
+	return k;
 }
 
 static void *row_of(void *arg, size_t i)

@@ -302,6 +302,32 @@ static void test_sample_paths(void **state)
 	free_rows(&r);
 }
 
+/* The entries --max-stack keeps, as a string of 0s and 1s. */
+static const char *kept(size_t n, size_t recorded, size_t max, enum pm_cg_order order)
+{
+	static char buf[32];
+
+	for (size_t i = 0; i < n; i++)
+		buf[i] = pm_callgraph__keeps(i, n, recorded, max, order) ? '1' : '0';
+	buf[n] = '\0';
+	return buf;
+}
+
+static void test_max_stack(void **state)
+{
+	(void)state;
+	/* frame pointers: all recorded; the first max in display order */
+	assert_string_equal(kept(5, 5, 2, PM_CG_CALLEE), "11000");
+	assert_string_equal(kept(5, 5, 2, PM_CG_CALLER), "00011");
+	assert_string_equal(kept(5, 5, 0, PM_CG_CALLER), "11111");
+	/* dwarf: 3 recorded (kernel) entries, then 4 unwound: each part on
+	 * its own, the unwound ones to their innermost in either order */
+	assert_string_equal(kept(7, 3, 2, PM_CG_CALLEE), "1101100");
+	assert_string_equal(kept(7, 3, 2, PM_CG_CALLER), "0111100");
+	assert_string_equal(kept(7, 3, 5, PM_CG_CALLER), "1111111");
+	assert_string_equal(kept(4, 0, 3, PM_CG_CALLER), "1110");
+}
+
 /* ---- the view in text: perf's graph, flat and folded layouts ---- */
 
 /* A table of perf's call-graph columns: share (the branch value),
@@ -495,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_merge_and_sort),
 		cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_sample_paths),
+		cmocka_unit_test(test_max_stack),
 		cmocka_unit_test(test_graph_text),
 		cmocka_unit_test(test_graph_rest_text),
 		cmocka_unit_test(test_chains_text),
