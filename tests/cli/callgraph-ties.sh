@@ -12,7 +12,8 @@
 #              the top), a frame with samples of its own and callers,
 #              siblings small enough to be pruned (fractal's remainder
 #              below), periods unequal so that period and count order
-#              differ
+#              differ, samples without call chain entries (the row's
+#              tree less than the row)
 # For each mode, order, value, print limit, --percent-limit, --max-stack
 # and -G, with and without --children: the trees' lines are perf's
 # (pipes, separators, remainder lines: tests/tools/cg_tree.py --text),
@@ -67,6 +68,11 @@ cat >"$TMP/rest.spec" <<'EOF'
 9 1000 f_eta;f_delta;f_top;main
 3 4000 f_eta;f_delta;f_root;main
 1 500 f_eta;f_delta;f_gamma;main
+# f_gamma: some samples with no call chain entries (its tree holds less
+# than the row: shares shown from the top, the rest "[...]")
+6 1000 f_gamma:
+10 1000 f_gamma;f_top;main
+4 1000 f_gamma;f_root;main
 EOF
 
 for spec in ties rest; do

@@ -15,8 +15,10 @@ COUNT samples of PERIOD each whose call chain is the frames, the sampled
 function first (all the samples written in an order shuffled by N,
 default 16) (user space: PERF_CONTEXT_USER, then each address). A
 frame is a NAME of ADDRESSES (its address plus 4: inside it), NAME+N, or
-a bare 0xADDRESS (outside every map: an unresolved frame). Blank lines
-and lines starting with '#' are left out.
+a bare 0xADDRESS (outside every map: an unresolved frame). FRAME: (one
+frame, a colon after it) is a sample there with no call chain entries
+(the context marker only), as the kernel leaves some. Blank lines and
+lines starting with '#' are left out.
 
 The samples of the recording that perf and pmprof then read are known:
 ties between siblings are exact, remainders are what the test wrote.
@@ -66,8 +68,9 @@ def spec_samples(path, addrs):
             continue
         try:
             count, period, frames = line.split()
-            yield int(count), int(period), [frame_address(f, addrs)
-                                             for f in frames.split(';')]
+            bare = frames.endswith(':')
+            chain = [frame_address(f, addrs) for f in frames.rstrip(':').split(';')]
+            yield int(count), int(period), chain, bare
         except ValueError:
             die('%s:%d: not COUNT PERIOD FRAMES: %r' % (path, n, line))
 
@@ -109,8 +112,9 @@ def main(argv):
         die('%s: no samples to take a time and a thread from' % argv[1])
     _, pid, tid, time = keep
     made = []
-    for count, period, chain in samples:
-        body = struct.pack('<QIIQQQ', chain[0], pid, tid, time, period, len(chain) + 1)
+    for count, period, chain, bare in samples:
+        ip, chain = chain[0], [] if bare else chain
+        body = struct.pack('<QIIQQQ', ip, pid, tid, time, period, len(chain) + 1)
         body += struct.pack('<%dQ' % (len(chain) + 1), PERF_CONTEXT_USER, *chain)
         rec = struct.pack('<IHH', RECORD_SAMPLE, MISC_USER, 8 + len(body)) + body
         made += [rec] * count
