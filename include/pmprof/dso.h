@@ -162,6 +162,10 @@ uint64_t pm_dso__unmap_ip(struct pm_dso *dso, uint64_t map_start,
 /* File offset <-> ELF address through the program headers. */
 uint64_t pm_dso__offset_to_addr(struct pm_dso *dso, uint64_t offset);
 uint64_t pm_dso__addr_to_offset(struct pm_dso *dso, uint64_t addr);
+/* Whether every file offset in [lo, hi) has the same ELF address -
+ * offset (one segment's), so that a mapping of them moves every address
+ * into the file by one amount. Loads lazily. */
+bool pm_dso__offsets_linear(struct pm_dso *dso, uint64_t lo, uint64_t hi);
 
 /* Lookups by DSO address (see pm_dso__map_ip); NULL when none. */
 const struct pm_symbol *pm_dso__find_symbol(struct pm_dso *dso,

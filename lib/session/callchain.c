@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "pmprof/records.h"
 #include "pmprof/util.h"
@@ -78,7 +79,13 @@ static int find_map(void *arg, uint64_t addr, struct pm_unwind_map *out)
 	out->end = m->end;
 	out->pgoff = m->pgoff;
 	out->dso = m->dso;
+	out->exec = (m->prot & PROT_EXEC) != 0;
 	return 0;
+}
+
+static bool one_bias(void *arg, struct pm_dso *dso)
+{
+	return arg && pm_maps__one_bias(arg, dso);
 }
 
 /* perf unwinds when the event samples both and the sample has both. */
@@ -104,6 +111,7 @@ static void add_unwound(struct pm_chain *c, struct pm_session *s,
 				     smp->stack_user_size),
 		.tid = t->pub.tid,
 		.maps_version = t->maps ? t->maps->version : 0,
+		.one_bias = one_bias,
 	};
 	struct pm_addr_loc loc;
 	size_t n;
@@ -170,6 +178,18 @@ void pm_chain__build(struct pm_chain *c, struct pm_session *s,
 		add_unwound(c, s, smp, t, o);
 	if (o->inline_frames)
 		expand_inlines(c);
+}
+
+bool pm_session__chain_maps(const struct pm_session *s, uint64_t *user,
+			    uint64_t *kernel)
+{
+	const struct pm_thread_int *t = s->last;
+
+	if (has_dwarf_stack(&s->sample))
+		return false;
+	*user = t && t->maps ? t->maps->version : 0;
+	*kernel = s->kmaps ? s->kmaps->version : 0;
+	return true;
 }
 
 const struct pm_unwind_stats *pm_chain__stats(const struct pm_chain *c)

@@ -36,6 +36,9 @@ struct pm_maps *pm_maps__get(struct pm_maps *m);
 void pm_maps__put(struct pm_maps *m);
 /* A copy of the list (same map objects). */
 struct pm_maps *pm_maps__clone(const struct pm_maps *m);
+/* pm_unwind_input.one_bias: every executable mapping of dso moves its
+ * addresses into the file by the same amount. */
+bool pm_maps__one_bias(struct pm_maps *m, struct pm_dso *dso);
 /*
  * Insert a map; the parts of older maps it covers go away (an older map
  * that sticks out on either side keeps those parts, as new map objects

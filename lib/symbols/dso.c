@@ -307,6 +307,33 @@ uint64_t pm_dso__addr_to_offset(struct pm_dso *dso, uint64_t addr)
 		   addr;
 }
 
+/* offset_to_addr() - offset: the same from lo to hi? It can change only
+ * where a segment starts or ends, so those are the places to look. */
+bool pm_dso__offsets_linear(struct pm_dso *dso, uint64_t lo, uint64_t hi)
+{
+	const struct pm_elf_file *f;
+	uint64_t delta;
+
+	if (absolute(dso))
+		return true;
+	pm_dso__load(dso, NULL);
+	f = segments_file(dso);
+	if (!f || hi <= lo)
+		return true;
+	delta = pm_segments__offset_to_addr(f->segs, f->nr_segs, lo) - lo;
+	for (size_t i = 0; i < f->nr_segs; i++) {
+		uint64_t at[2] = { f->segs[i].offset,
+				   f->segs[i].offset + f->segs[i].filesz };
+
+		for (size_t k = 0; k < 2; k++)
+			if (at[k] > lo && at[k] < hi &&
+			    pm_segments__offset_to_addr(f->segs, f->nr_segs,
+							at[k]) - at[k] != delta)
+				return false;
+	}
+	return true;
+}
+
 uint64_t pm_dso__map_ip(struct pm_dso *dso, uint64_t map_start,
 			uint64_t map_pgoff, uint64_t ip)
 {
