@@ -125,6 +125,10 @@ const char *pm_dso__name(const struct pm_dso *dso);
  * or "[JIT] tid PID" for a JIT map. */
 const char *pm_dso__short_name(const struct pm_dso *dso);
 enum pm_dso_kind pm_dso__kind(const struct pm_dso *dso);
+/* Its place among its collection's DSOs in the order they were first met
+ * (pm_dsos__at's index): where perf, which compares DSOs by the address
+ * it allocated them at, puts them among equal call-graph siblings. */
+size_t pm_dso__seq(const struct pm_dso *dso);
 
 /* A build id known for the DSO (from the recording); replaces any. */
 void pm_dso__set_build_id(struct pm_dso *dso, const uint8_t *id,

@@ -134,7 +134,7 @@ static void add_unwound(struct pm_chain *c, struct pm_session *s,
 /* Replace entries holding inlined functions by one entry per function. */
 static void expand_inlines(struct pm_chain *c)
 {
-	size_t nr = c->nr;
+	size_t nr = c->nr, sampled = c->nr_sampled;
 
 	if (!nr)
 		return;
@@ -146,6 +146,8 @@ static void expand_inlines(struct pm_chain *c)
 		const struct pm_symbol *const *f;
 		size_t n = 0;
 
+		if (i == sampled)	/* where the unwound ones start now */
+			c->nr_sampled = c->nr;
 		if (loc.dso && loc.sym)
 			n = pm_dso__inline_frames(loc.dso, loc.addr, loc.sym, &f);
 		if (!n) {
@@ -157,6 +159,8 @@ static void expand_inlines(struct pm_chain *c)
 			push(c, &loc);
 		}
 	}
+	if (sampled == nr)
+		c->nr_sampled = c->nr;
 }
 
 void pm_chain__build(struct pm_chain *c, struct pm_session *s,
@@ -166,8 +170,10 @@ void pm_chain__build(struct pm_chain *c, struct pm_session *s,
 {
 	c->nr = 0;
 	c->done = true;
+	c->nr_sampled = 0;
 	if (!add_sampled(c, s, smp, &t->pub))
 		return;
+	c->nr_sampled = c->nr;
 	if (has_dwarf_stack(smp))
 		add_unwound(c, s, smp, t, o);
 	if (o->inline_frames)

@@ -85,6 +85,9 @@ const char *pm_threads__intern(struct pm_threads *t, const char *s);
 struct pm_chain {
 	struct pm_addr_loc *v;
 	size_t nr, alloc;
+	size_t nr_sampled;		/* the first nr_sampled from
+					   PERF_SAMPLE_CALLCHAIN, the rest
+					   unwound */
 	bool done;			/* built for the current sample */
 	struct pm_addr_loc *tmp;	/* inline expansion's copy */
 	size_t alloc_tmp;

@@ -180,6 +180,11 @@ enum pm_dso_kind pm_dso__kind(const struct pm_dso *dso)
 	return dso->kind;
 }
 
+size_t pm_dso__seq(const struct pm_dso *dso)
+{
+	return dso->seq;
+}
+
 void pm_dso__set_build_id(struct pm_dso *dso, const uint8_t *id, size_t size)
 {
 	size = PM_MIN(size, sizeof(dso->build_id));
