@@ -181,8 +181,14 @@ if rec threads -g --sample-cpu -- "$fp" threads; then
 	rows threads "--tid --percentage relative" --tid "$tid" --percentage relative
 	rows threads "--pid $pid" --pid "$pid"
 	MIN=0 rows threads "--pid 1 (none of its)" --pid 1 --percentage relative
-	rows threads "-C 0" -C 0
-	rows threads "-C 1 --percentage relative" -C 1 --percentage relative
+	# the CPUs the threads ran on are the scheduler's choice: the busiest
+	# one must give rows, any other may give none (and must give perf's)
+	cpus=$(perf script -i "$TMP/threads.data" -F cpu 2>/dev/null | tr -d '[] ' |
+		sort | uniq -c | sort -rn | awk '{ print $2 + 0 }')
+	busy=$(echo "$cpus" | sed -n 1p)
+	other=$(( ${busy:-0} == 0 ? 1 : 0 ))
+	rows threads "-C $busy (the busiest)" -C "${busy:-0}"
+	MIN=0 rows threads "-C $other --percentage relative" -C "$other" --percentage relative
 fi
 
 if rec forks -g -- "$fp" forkexec "$TMP/cg-child"; then
