@@ -47,6 +47,12 @@ struct pm_profile {
 	size_t nr_cur, alloc_cur;
 	size_t cur;
 	bool has_cur;
+	/* the hosts (HEADER_HOSTNAME) of the recordings seen: a fleet's
+	 * samples carry theirs, pprof's "host" label */
+	char **hosts;
+	size_t nr_hosts;
+	const struct pm_session *host_session;	/* the last sample's, */
+	uint64_t host;				/* its host's index */
 	/* the last location of each address slot: samples repeat their
 	 * frames, and this spares most of them a hash lookup */
 	struct {
@@ -73,6 +79,9 @@ void pm_profile__delete(struct pm_profile *p)
 	free(p->map_samples);
 	free(p->func);
 	free(p->cur_words);
+	for (size_t i = 0; i < p->nr_hosts; i++)
+		free(p->hosts[i]);
+	free(p->hosts);
 	free(p);
 }
 
@@ -142,6 +151,27 @@ static void push(struct pm_profile *p, uint64_t w)
 	p->cur_words[p->nr_cur++] = w;
 }
 
+/* The index of the session's host, the same for one name. */
+static uint64_t host_of(struct pm_profile *p, struct pm_session *s)
+{
+	const struct pm_features *f;
+	const char *name;
+	size_t i;
+
+	if (p->host_session == s)
+		return p->host;
+	f = pm_reader__features(pm_session__reader(s));
+	name = f && f->hostname ? f->hostname : "";
+	for (i = 0; i < p->nr_hosts && strcmp(p->hosts[i], name); i++)
+		;
+	if (i == p->nr_hosts) {
+		p->hosts = pm_reallocarray(p->hosts, i + 1, sizeof(*p->hosts));
+		p->hosts[p->nr_hosts++] = pm_strdup(name);
+	}
+	p->host_session = s;
+	return p->host = i;
+}
+
 void pm_profile__begin(struct pm_profile *p, struct pm_session *s,
 		       const struct pm_sample_ctx *ctx)
 {
@@ -150,7 +180,7 @@ void pm_profile__begin(struct pm_profile *p, struct pm_session *s,
 	size_t n = pm_session__callchain(s, &chain);
 
 	p->nr_cur = 0;
-	PM_GROW(p->cur_words, p->alloc_cur, n + 6);
+	PM_GROW(p->cur_words, p->alloc_cur, n + 7);
 	for (size_t i = 0; i < n; i++)
 		push(p, location_id(p, &chain[i]));
 	if (!n)
@@ -163,6 +193,7 @@ void pm_profile__begin(struct pm_profile *p, struct pm_session *s,
 	push(p, (uint32_t)ctx->thread->tid);
 	push(p, smp->sample_type & PM_SAMPLE_CPU ? smp->cpu : UINT64_MAX);
 	push(p, (uintptr_t)ctx->thread->comm);
+	push(p, host_of(p, s));
 	p->cur = wtab__find(&p->samples, p->cur_words, p->nr_cur);
 	p->has_cur = true;
 }
@@ -232,16 +263,20 @@ static struct pm_table *samples_table(const struct pm_profile *p)
 	const struct wtab *w = &p->samples;
 	struct pm_table *t = named("profile_samples");
 	struct pm_strbuf sb = PM_STRBUF_INIT;
+	size_t host_col;
 
 	pm_table__add_col(t, "Locations", "locations", PM_COL_STRING);
 	pm_table__add_col(t, "Process", "pid", PM_COL_U64);
 	pm_table__add_col(t, "Thread", "tid", PM_COL_U64);
 	pm_table__add_col(t, "Command", "comm", PM_COL_STRING);
 	pm_table__add_col(t, "CPU", "cpu", PM_COL_U64);
-	wtab__add_columns(w, t);
+	host_col = wtab__add_columns(w, t);
+	/* a fleet's: the host of each sample, last (pprof/profile.h) */
+	if (p->nr_hosts > 1)
+		pm_table__add_col(t, "Host", "host", PM_COL_STRING);
 	for (size_t k = 0; k < w->nr; k++) {
 		const uint64_t *v = wtab__words(w, k);
-		size_t nr = w->keys[k].nr - 5, row = pm_table__add_row(t);
+		size_t nr = w->keys[k].nr - 6, row = pm_table__add_row(t);
 		const uint64_t *lab = v + nr + 1;
 
 		pm_strbuf__reset(&sb);
@@ -257,6 +292,8 @@ static struct pm_table *samples_table(const struct pm_profile *p)
 		else
 			pm_table__set_u64(t, row, 4, lab[2]);
 		wtab__set_cells(w, k, t, row, 5);
+		if (p->nr_hosts > 1)
+			pm_table__set_str(t, row, host_col, p->hosts[lab[4]]);
 	}
 	pm_strbuf__release(&sb);
 	return t;
