@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pmprof diff BASE NEW: two recordings compared function by function, as
- * perf diff: each side's analysis (hotspot, or metrics with --metrics)
+ * perf diff (either side may be a directory of *.data recordings, a
+ * fleet, added up before the comparison): each side's analysis (hotspot, or metrics with --metrics)
  * run through the command helper that opens every recording, then the
  * comparison of the two finished reports (lib/analysis/diff.c).
  */
@@ -35,12 +36,12 @@ static int side_report(struct pm_cmd *c, const struct side_opts *so,
 	if (so->metrics) {
 		struct pm_metrics *m = pm_metrics__new(&so->mo);
 
-		status = pm_cmd__report(c, input, &pm_metrics_analysis, m, rep);
+		status = pm_cmd__report_inputs(c, &input, 1, &pm_metrics_analysis, m, rep);
 		pm_metrics__delete(m);
 	} else {
 		struct pm_hotspot *h = pm_hotspot__new(&so->ho);
 
-		status = pm_cmd__report(c, input, &pm_hotspot_analysis, h, rep);
+		status = pm_cmd__report_inputs(c, &input, 1, &pm_hotspot_analysis, h, rep);
 		pm_hotspot__delete(h);
 	}
 	return status;
