@@ -16,13 +16,29 @@
 #include "pmprof/strbuf.h"
 #include "pmprof/util.h"
 
+/* The lists live as long as the process (one command a process): here,
+ * not only in the command's struct on its stack. */
+static const char **inputs_kept, **symfs_kept;
+
 int pm_cli_inputs_cb(const struct pm_option *opt, const char *arg)
 {
 	struct pm_cmd *c = opt->value;
 
-	c->inputs = pm_reallocarray(c->inputs, c->nr_inputs + 1, sizeof(*c->inputs));
+	c->inputs = inputs_kept = pm_reallocarray(c->inputs, c->nr_inputs + 1,
+						  sizeof(*c->inputs));
 	c->inputs[c->nr_inputs++] = arg;
 	c->input = c->inputs[0];
+	return 0;
+}
+
+int pm_cli_symfs_cb(const struct pm_option *opt, const char *arg)
+{
+	struct pm_cmd *c = opt->value;
+
+	c->symfs = symfs_kept = pm_reallocarray(c->symfs, c->nr_symfs + 1,
+						sizeof(*c->symfs));
+	c->symfs[c->nr_symfs++] = arg;
+	c->sopts.symfs = arg;
 	return 0;
 }
 
@@ -134,9 +150,11 @@ static void say_inputs(struct pm_report *rep, char **in, struct pm_session **s,
 	free(v);
 }
 
-static int run_fleet(struct pm_cmd *c, char **in, size_t n,
-		     const struct pm_analysis *a, void *x, struct pm_report **out)
+static int run_fleet(struct pm_cmd *c, char **in, const char *const *symfs,
+		     size_t n, const struct pm_analysis *a, void *x,
+		     struct pm_report **out)
 {
+	struct pm_session_opts so = c->sopts;
 	struct pm_session **s = pm_calloc(n, sizeof(*s));
 	struct pm_error err = { 0 };
 	struct pm_report *rep = NULL;
@@ -144,7 +162,8 @@ static int run_fleet(struct pm_cmd *c, char **in, size_t n,
 	size_t opened = 0, failed;
 
 	for (; opened < n && !status; opened++) {
-		if (pm_session__open(&s[opened], in[opened], &c->sopts, &err)) {
+		so.symfs = symfs[opened];
+		if (pm_session__open(&s[opened], in[opened], &so, &err)) {
 			status = pm_cli_error(PM_EXIT_INPUT, in[opened], &err);
 			break;
 		}
@@ -173,16 +192,35 @@ int pm_cmd__report_inputs(struct pm_cmd *c, const char *const *inputs, size_t n,
 			  const struct pm_analysis *a, void *x,
 			  struct pm_report **out)
 {
+	const char **symfs = NULL;
 	char **in = NULL;
 	size_t nr = 0;
 	int status = PM_EXIT_OK;
 
 	*out = NULL;
-	for (size_t i = 0; i < n && !status; i++)
+	/* --symfs once: every recording's; else once per -i */
+	if (c->nr_symfs > 1 && c->nr_symfs != n)
+		return pm_cli_errorf(PM_EXIT_USAGE, "--symfs",
+				     "given %zu times for %zu -i: once, or once per -i",
+				     c->nr_symfs, n);
+	for (size_t i = 0; i < n && !status; i++) {
+		size_t before = nr;
+
 		status = pm_cli_expand_input(inputs[i], &in, &nr);
-	if (!status)
-		status = nr == 1 ? pm_cmd__report(c, in[0], a, x, out)
-				 : run_fleet(c, in, nr, a, x, out);
+		symfs = pm_reallocarray(symfs, nr + 1, sizeof(*symfs));
+		for (size_t k = before; k < nr; k++)
+			symfs[k] = c->nr_symfs > 1 ? c->symfs[i] : c->sopts.symfs;
+	}
+	if (!status && nr == 1) {
+		struct pm_session_opts keep = c->sopts;
+
+		c->sopts.symfs = symfs[0];
+		status = pm_cmd__report(c, in[0], a, x, out);
+		c->sopts = keep;
+	} else if (!status) {
+		status = run_fleet(c, in, symfs, nr, a, x, out);
+	}
+	free(symfs);
 	pm_free_inputs(in, nr);
 	return status;
 }

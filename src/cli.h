@@ -57,8 +57,10 @@ void pm_cli_warn(const char *where, const char *fmt, ...)
  */
 int pm_cli_evspec_error(int status, const char *spec, const struct pm_error *err);
 
-/* OPT_INPUTS' callback: a struct pm_cmd *. */
+/* OPT_INPUTS' and --symfs' callbacks: a struct pm_cmd *. The last
+ * --symfs is the one of a command of one recording. */
 int pm_cli_inputs_cb(const struct pm_option *opt, const char *arg);
+int pm_cli_symfs_cb(const struct pm_option *opt, const char *arg);
 
 /* An OPT_CALLBACK for --format: a const struct pm_renderer **. */
 int pm_cli_format_cb(const struct pm_option *opt, const char *arg);
@@ -69,6 +71,8 @@ struct pm_cmd {
 	const char *input;			/* -i, default perf.data */
 	const char **inputs;			/* OPT_INPUTS: every -i, in order */
 	size_t nr_inputs;
+	const char **symfs;			/* every --symfs, in order: the */
+	size_t nr_symfs;			/* Nth is the Nth -i's (a fleet) */
 	const struct pm_renderer *format;	/* --format, default table */
 	uint64_t top;				/* --top: rows kept per table */
 	struct pm_session_opts sopts;		/* --symfs --kallsyms -k --no-demangle */
@@ -104,8 +108,9 @@ struct pm_cmd {
 		   "folded: weigh each stack by its samples (default), period, or an event's period")
 /* The options that say where symbols come from. */
 #define OPT_SYMBOL_SOURCES(c) \
-	OPT_STRING(0, "symfs", &(c)->sopts.symfs, "dir", \
-		   "look for files relative to this directory"), \
+	OPT_CALLBACK(0, "symfs", (c), "dir", \
+		     "look for files relative to this directory (again: one per -i, in order)", \
+		     pm_cli_symfs_cb), \
 	OPT_STRING(0, "kallsyms", &(c)->sopts.kallsyms, "file", \
 		   "kernel symbols from this file"), \
 	OPT_STRING('k', "vmlinux", &(c)->sopts.vmlinux, "file", \

@@ -14,6 +14,7 @@
 #include "pmprof/diff.h"
 #include "pmprof/hotspot.h"
 #include "pmprof/metrics.h"
+#include "pmprof/util.h"
 
 static const char *const diff_usage[] = {
 	"pmprof diff [-c delta,ratio,wdiff:B,N] [-s KEYS] [--confidence PCT] [--metrics]\n"
@@ -79,6 +80,7 @@ int cmd_diff(int argc, const char **argv)
 	struct pm_report *base = NULL, *new = NULL, *rep = NULL;
 	struct pm_error err = { 0 };
 	int status, nargs;
+	size_t nr_symfs;
 
 	status = pm_cmd__parse(&c, argc, argv, options, diff_usage, &nargs);
 	if (status >= 0)
@@ -108,9 +110,18 @@ int cmd_diff(int argc, const char **argv)
 	c.ropts.no_header = c.ropts.no_comments = quiet;
 	/* the folded lines are "stack base new": no one weight to pick */
 	c.ropts.weight = NULL;
-	status = side_report(&c, &so, argv[0], &base);
-	if (!status)
-		status = side_report(&c, &so, argv[1], &new);
+	/* --symfs twice: BASE's, then NEW's */
+	if (c.nr_symfs > 2)
+		return pm_cli_errorf(PM_EXIT_USAGE, "--symfs",
+				     "given %zu times: once, or BASE's and NEW's", c.nr_symfs);
+	status = PM_EXIT_OK;
+	nr_symfs = c.nr_symfs;
+	c.nr_symfs = PM_MIN(c.nr_symfs, 1);
+	for (int i = 0; i < 2 && !status; i++) {
+		if (nr_symfs == 2)
+			c.sopts.symfs = c.symfs[i];
+		status = side_report(&c, &so, argv[i], i ? &new : &base);
+	}
 	if (!status && pm_diff__reports(base, new, &dopts, &rep, &err))
 		status = pm_cli_error(PM_EXIT_USAGE, NULL, &err);
 	if (!status) {

@@ -141,9 +141,9 @@ __attribute__((noinline)) void hot_one(long n) { for (long i = 0; i < n; i++) si
 #endif
 int main(int argc, char **argv) { HOT(argc > 1 ? atol(argv[1]) : 200000000L); return 0; }
 C
-gcc -O1 -g -o prog prog.c && on_host hosta "$PMPROF" record -q -e cpu-clock -o b1.data -- ./prog >/dev/null 2>b1.err &&
+gcc -O1 -g -o prog prog.c && cp prog prog.v1 && on_host hosta "$PMPROF" record -q -e cpu-clock -o b1.data -- ./prog >/dev/null 2>b1.err &&
 	"$PMPROF" report -i b1.data --sort sym --format csv >b1.csv &&
-	gcc -O1 -g -DV2 -o prog prog.c && on_host hostb "$PMPROF" record -q -e cpu-clock -o b2.data -- ./prog >/dev/null 2>b2.err &&
+	gcc -O1 -g -DV2 -o prog prog.c && cp prog prog.v2 && on_host hostb "$PMPROF" record -q -e cpu-clock -o b2.data -- ./prog >/dev/null 2>b2.err &&
 	"$PMPROF" report -i b2.data --sort sym --format csv >b2.csv ||
 	{ not_ok "fleet: two builds: build or record failed"; exit 0; }
 n1=$(python3 -c 'import csv; print(sum(int(r["Samples"]) for r in csv.DictReader(open("b1.csv")) if r["Symbol"] == "[.] hot_one"))')
@@ -152,3 +152,20 @@ n2=$(python3 -c 'import csv; print(sum(int(r["Samples"]) for r in csv.DictReader
 "$PMPROF" report -i b1.data -i b2.data --sort sym --format csv >b12.csv
 check "fleet: two builds at one path: each recording's samples named by its own build" \
 	python3 "$tool" rows b12.csv hot_one=$n1 hot_two=$n2
+
+# each recording's own --symfs root (the Nth --symfs is the Nth -i's):
+# no binary at its path, no build-id cache, each build in its own root
+rm -rf prog "$HOME/.debug"
+mkdir -p "rootA$TMP" "rootB$TMP"
+cp prog.v1 "rootA$TMP/prog" && cp prog.v2 "rootB$TMP/prog"
+"$PMPROF" report -i b1.data --symfs rootA -i b2.data --symfs rootB --sort sym \
+	--format csv >roots.csv 2>roots.err
+check "fleet: --symfs once per -i: each recording's symbols from its own root" \
+	python3 "$tool" rows roots.csv hot_one=$n1 hot_two=$n2
+"$PMPROF" report -i b1.data --symfs rootB -i b2.data --symfs rootA --sort sym \
+	--format csv >swapped.csv 2>swapped.err
+check "fleet: --symfs in the other order names them otherwise" \
+	sh -c '! python3 "$0" rows swapped.csv hot_one=$1 hot_two=$2 >/dev/null' "$tool" "$n1" "$n2"
+expect "fleet: --symfs neither once nor once per -i is refused" 1 \
+	'^pmprof: --symfs: given 2 times for 3 -i' \
+	"$PMPROF" report -i b1.data -i b2.data -i b1.data --symfs rootA --symfs rootB
