@@ -19,8 +19,9 @@ apart, from the same recording).
         every location in BINARY's mappings has the line addr2line gives
         its file address
 
-Frames pprof cannot name ("<unknown>") and pmprof's address names are
-both "[unknown]". Exits 1 with the first differences.
+Frames pprof cannot name ("<unknown>", or "[libc.so.6]": the object's
+base name, for an address it has no function for) and pmprof's address
+names are all "[unknown]". Exits 1 with the first differences.
 """
 import collections
 import csv
@@ -30,9 +31,19 @@ import sys
 HEX = re.compile(r'^(0x)?[0-9a-f]{16}$')
 
 
+OBJECT = re.compile(r'^\[[^\]]+\]$')
+
+
 def frame(name):
     name = name.strip()
     return '[unknown]' if name == '<unknown>' or HEX.match(name) else name
+
+
+def pprof_frame(name):
+    """pprof shows a location with a mapping but no function as the
+    mapping's base name in brackets: pmprof's [unknown] in that object"""
+    name = frame(name)
+    return '[unknown]' if OBJECT.match(name) else name
 
 
 def parse_traces(path):
@@ -52,9 +63,9 @@ def parse_traces(path):
                 continue
             m = re.match(r'^\s*(\d+)\s{3}(\S.*)$', line)
             if value is None and m:
-                value, frames = int(m.group(1)), [frame(m.group(2))]
+                value, frames = int(m.group(1)), [pprof_frame(m.group(2))]
             elif value is not None and re.match(r'^\s{13}\S', line):
-                frames.append(frame(line))
+                frames.append(pprof_frame(line))
     flush()
     return stacks
 
@@ -77,7 +88,7 @@ def parse_top(path):
                 total = int(m.group(1))
             m = re.match(r'^\s*(\d+)\s+\S+%\s+\S+%\s+\d+\s+\S+%\s+(.+)$', line)
             if m:
-                flat[frame(m.group(2))] += int(m.group(1))
+                flat[pprof_frame(m.group(2))] += int(m.group(1))
     return flat, total
 
 
