@@ -661,7 +661,7 @@ static int finish(void *x, struct pm_session *s, struct pm_report **out,
 	return ret;
 }
 
-/* A fleet's next recording: its own counter ids; -g's trees (of frames
+/* A fleet's next recording: its own counter ids and times; -g's trees (of frames
  * by each session's symbols) do not add up across recordings. */
 static int next_input(void *x, struct pm_session *s, struct pm_error *err)
 {
@@ -673,6 +673,10 @@ static int next_input(void *x, struct pm_session *s, struct pm_error *err)
 				     "-g takes one recording (a fleet's rows add up, their call graphs do not yet)");
 	h->fleet = true;
 	hot_ids__reset(&h->ids);
+	/* --time percentages: of this recording's first to last sample */
+	pm_filter__delete(h->filter);
+	h->filter = NULL;
+	h->started = false;
 	return 0;
 }
 
