@@ -86,7 +86,7 @@ BENCH_BINS := $(BENCH_SRCS:%.c=$(BUILD)/%)
 LIBPMPROF := $(BUILD)/libpmprof.a
 PMPROF    := $(BUILD)/pmprof
 
-.PHONY: all check check-unit check-cli check-lab demo bench fuzz fuzz-long install clean deps \
+.PHONY: all check check-unit check-cli check-lab demo bench fuzz fuzz-long install clean deps pictures \
         accuracy tests programs fuzz-programs
 all: $(PMPROF) programs
 	@ln -sf $(PMPROF) pmprof
@@ -189,6 +189,14 @@ bench: all
 
 accuracy: all
 	BUILD=$(BUILD) scripts/accuracy.sh > docs/accuracy.md
+
+# The docs' pictures of the HTML pages, from seeded simulated recordings
+# (the same on every machine); the text examples are left in
+# $(BUILD)/pictures for the README (tests/cli/pictures.sh compares them).
+pictures: all
+	BUILD=$(BUILD) scripts/pictures.sh $(BUILD)/pictures
+	cp $(BUILD)/pictures/report-html.png $(BUILD)/pictures/metrics-html.png \
+	    $(BUILD)/pictures/diff-html.png docs/images/
 
 # libFuzzer targets, built by tests/fuzz/run.sh with CC=clang and
 # SAN=fuzzer-no-link,address,undefined (the library instrumented for

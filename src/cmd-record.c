@@ -41,6 +41,7 @@ struct record_cli {
 	bool timestamp;			/* -T */
 	bool sample_cpu;		/* --sample-cpu */
 	bool no_inherit;		/* -i */
+	bool inherit_stat;		/* -s */
 	const char *sysfs;		/* --sysfs DIR */
 	bool dry_run;
 	bool system_wide;		/* -a */
@@ -228,6 +229,7 @@ static int record_prepare(struct record_cli *rc, struct pm_evspec_list *list)
 	rd.timestamp = rc->timestamp;
 	rd.sample_cpu = rc->sample_cpu;
 	rd.no_inherit = rc->no_inherit;
+	rd.inherit_stat = rc->inherit_stat;
 	rd.raw_samples = rc->raw_samples;
 	rd.sample_addr = rc->sample_addr;
 	rd.weight = rc->weight;
@@ -565,6 +567,8 @@ int cmd_record(int argc, const char **argv)
 		OPT_BOOLEAN('T', "timestamp", &rc.timestamp, "sample the time"),
 		OPT_BOOLEAN(0, "sample-cpu", &rc.sample_cpu, "sample the cpu"),
 		OPT_BOOLEAN('i', "no-inherit", &rc.no_inherit, "child tasks do not inherit counters"),
+		OPT_BOOLEAN('s', "stat", &rc.inherit_stat,
+			    "per-thread counts: each child thread's, written as it exits (report -T)"),
 		OPT_BOOLEAN('a', "all-cpus", &rc.system_wide, "system-wide collection from all CPUs"),
 		OPT_STRING('C', "cpu", &rc.cpu_list, "cpu", "list of CPUs to monitor (e.g. 0-3,5)"),
 		OPT_STRING('p', "pid", &rc.pid_list, "pid", "record events on existing process ids"),

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "pmprof/filter.h"
 #include "pmprof/hotspot.h"
+#include "pmprof/thread_counts.h"
 #include "pmprof/unwind.h"
 
 static const char *const report_usage[] = {
@@ -121,7 +122,7 @@ int cmd_report(int argc, const char **argv)
 {
 	struct pm_cmd c = PM_CMD_INIT("report");
 	const char *sort = NULL, *percentage = "absolute";
-	bool quiet = false, unwind_check = false, ignored = false;
+	bool quiet = false, unwind_check = false, ignored = false, threads = false;
 	uint64_t max_stack = PM_UNWIND_MAX_FRAMES;	/* perf's default */
 	struct pm_hotspot_opts ho = { .sz = sizeof(ho) };
 	struct pm_filter_opts fo = { .sz = sizeof(fo) };
@@ -165,6 +166,8 @@ int cmd_report(int argc, const char **argv)
 			   "shares of what the filters keep, or of everything (default)"),
 		OPT_STRING('t', "field-separator", &c.ropts.separator, "sep",
 			   "text: cells apart by SEP, laid out as perf -t"),
+		OPT_BOOLEAN('T', "threads", &threads,
+			    "after the report, each thread's counts (READ records of record -s)"),
 		OPT_BOOLEAN(0, "stdio", &ignored, "text output (what pmprof prints)"),
 		OPT_BOOLEAN('n', "show-nr-samples", &ignored,
 			    "the Samples column (pmprof always shows it)"),
@@ -227,7 +230,14 @@ int cmd_report(int argc, const char **argv)
 	ho.stacks = pm_cmd__needs(&c) & PM_RENDER_NEEDS_STACKS;
 	ho.profile = pm_cmd__needs(&c) & PM_RENDER_NEEDS_PROFILE;
 	h = pm_hotspot__new(&ho);
-	status = pm_cmd__run(&c, &checked, h);
+	if (threads) {
+		struct pm_with_threads wt = { &checked, h, pm_thread_counts__new() };
+
+		status = pm_cmd__run(&c, &pm_with_threads_analysis, &wt);
+		pm_thread_counts__delete(wt.tc);
+	} else {
+		status = pm_cmd__run(&c, &checked, h);
+	}
 	pm_hotspot__delete(h);
 	return status;
 }

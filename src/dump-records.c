@@ -70,6 +70,38 @@ static void switch_direction(const struct dump_ctx *c)
 					 : "in");
 }
 
+/* READ: its event, then what its read_format holds (members by id). */
+static void read_counts(const struct dump_ctx *c)
+{
+	const struct pm_rec_read *rd = c->v;
+	uint64_t rf = rd->read_format;
+	struct pm_read_value v;
+
+	if (rd->event)
+		f_str(c->o, "event", rd->event->name);
+	if (rf & PM_FORMAT_TOTAL_TIME_ENABLED)
+		f_u64(c->o, "time_enabled", rd->time_enabled);
+	if (rf & PM_FORMAT_TOTAL_TIME_RUNNING)
+		f_u64(c->o, "time_running", rd->time_running);
+	if (rf & PM_FORMAT_GROUP)
+		f_u64(c->o, "nr", rd->nr);
+	for (uint64_t i = 0; i < rd->nr; i++) {
+		char k[48];
+
+		pm_rec_read__member(c->r, rd, i, &v);
+		snprintf(k, sizeof(k), (rf & PM_FORMAT_GROUP) ? "value[%" PRIu64 "]" : "value", i);
+		f_u64(c->o, k, v.value);
+		if (rf & PM_FORMAT_ID) {
+			snprintf(k, sizeof(k), (rf & PM_FORMAT_GROUP) ? "id[%" PRIu64 "]" : "id", i);
+			f_u64(c->o, k, v.id);
+		}
+		if (rf & PM_FORMAT_LOST) {
+			snprintf(k, sizeof(k), (rf & PM_FORMAT_GROUP) ? "lost[%" PRIu64 "]" : "lost", i);
+			f_u64(c->o, k, v.lost);
+		}
+	}
+}
+
 static void poke_bytes(const struct dump_ctx *c)
 {
 	const struct pm_rec_text_poke *t = c->v;
@@ -188,7 +220,7 @@ static const struct dump_field throttle_fields[] = {
 
 static const struct dump_field read_fields[] = {
 	DF(struct pm_rec_read, pid, D_I32), DF(struct pm_rec_read, tid, D_I32),
-	DF_AS("value", struct pm_rec_read, value.value, D_U64), DF_END,
+	DF_FN(read_counts), DF_END,
 };
 
 static const struct dump_field aux_fields[] = {

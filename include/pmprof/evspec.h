@@ -129,6 +129,9 @@ struct pm_record_defaults {
 	bool sample_cpu;	/* --sample-cpu: PERF_SAMPLE_CPU */
 	bool timestamp;		/* -T: PERF_SAMPLE_TIME (perf record sets it anyway) */
 	bool no_inherit;	/* -i */
+	bool inherit_stat;	/* -s: inherit_stat, and the times in
+				 * read_format (each child's counts reach
+				 * the file as a READ record at its exit) */
 	bool sample_identifier;	/* force IDENTIFIER instead of ID */
 	bool raw_samples;	/* -R: RAW, CPU and TIME */
 	bool sample_addr;	/* -d: ADDR and DATA_SRC, mmap_data */
@@ -167,7 +170,8 @@ struct pm_record_defaults {
  *    CPU with sample_cpu; tracepoints RAW|CPU|PERIOD and period 1;
  *  - period: the period/freq terms win, then -c, then -F / 4000 Hz;
  *    a period term clears PERIOD, a freq term sets it;
- *  - read_format ID|LOST; :S: READ and ID, GROUP for groups of more than
+ *  - read_format ID|LOST (-s: also TOTAL_TIME_ENABLED|RUNNING, and
+ *    inherit_stat); :S: READ and ID, GROUP for groups of more than
  *    one (inherit cleared, inherit_read set unless no_inherit), and the
  *    members stop sampling (period and freq 0);
  *  - more than one event: ID in sample_type, or IDENTIFIER when the

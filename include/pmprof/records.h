@@ -58,10 +58,23 @@ struct pm_rec_throttle {
 	uint64_t time, id, stream_id;
 };
 
+/*
+ * READ: a thread's counter at its exit (inherit_stat, perf record -s),
+ * laid out as read(2) gives it by the event's read_format. With a
+ * reader the event is the trailer's (sample_id_all), else the one the
+ * body's id names, else the first; the body must hold what its
+ * read_format says. Without one (the host's ring buffers, events
+ * unknown) only pid, tid and value.value are decoded.
+ */
 struct pm_rec_read {
 	uint32_t pid, tid;
-	struct pm_read_value value;	/* non-group reads only */
+	const struct pm_event *event;	/* NULL without a reader */
+	uint64_t read_format;		/* the event's */
+	struct pm_read_value value;	/* the counter; GROUP: the leader's */
 	uint64_t time_enabled, time_running;
+	uint64_t nr;			/* 1; GROUP: the members read */
+	const uint8_t *members;		/* GROUP: nr x {value, [id], [lost]},
+					   see pm_rec_read__member() */
 };
 
 struct pm_rec_aux {
@@ -180,6 +193,9 @@ int pm_rec__throttle(struct pm_reader *r, const struct pm_record *rec,
 		     struct pm_rec_throttle *out, struct pm_error *err);
 int pm_rec__read(struct pm_reader *r, const struct pm_record *rec,
 		 struct pm_rec_read *out, struct pm_error *err);
+/* Member i (< rd->nr) of a READ record, in host order: the leader is 0. */
+void pm_rec_read__member(const struct pm_reader *r, const struct pm_rec_read *rd,
+			 uint64_t i, struct pm_read_value *out);
 int pm_rec__aux(struct pm_reader *r, const struct pm_record *rec,
 		struct pm_rec_aux *out, struct pm_error *err);
 int pm_rec__itrace_start(struct pm_reader *r, const struct pm_record *rec,

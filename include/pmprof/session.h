@@ -149,6 +149,16 @@ const struct pm_sample_ctx *pm_session__sample(struct pm_session *s);
  */
 size_t pm_session__callchain(struct pm_session *s,
 			     const struct pm_addr_loc **out);
+/*
+ * What the current sample's callchain is resolved against, for callers
+ * that keep what they made of a chain (lib/analysis/chain-memo.c): numbers
+ * unique to its process's map list and to the kernel's as they are now
+ * (a list that changes gets a new one, in any session). The chain is then
+ * a function of these two, the sample's ip and cpumode and its callchain
+ * entries. False when it is not: the user stack is unwound from bytes.
+ */
+bool pm_session__chain_maps(const struct pm_session *s, uint64_t *user,
+			    uint64_t *kernel);
 /* The unwinder's totals so far (NULL before the first dwarf sample). */
 const struct pm_unwind_stats *pm_session__unwind_stats(const struct pm_session *s);
 /* With opts.unwind_mode PM_UNWIND_CHECK: the first difference, or NULL. */

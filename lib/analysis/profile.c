@@ -2,9 +2,10 @@
 /*
  * The profile accumulator (pmprof/profile.h). Locations, mappings and
  * functions are interned as weighted keys of their identities (map and
- * address, map, symbol), their index + 1 being their id; a sample's key is
- * its location ids and its labels. Source lines are looked up once per
- * location, at the end.
+ * address, map, symbol), their index + 1 being their id; a chain's
+ * location ids are interned as a list (a chain seen before finds its list
+ * in the chain memo, unresolved), and a sample's key is its list and its
+ * labels. Source lines are looked up once per location, at the end.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "pmprof/symbols.h"
 #include "pmprof/table.h"
 #include "pmprof/util.h"
+#include "chain-memo-int.h"
 #include "weights-int.h"
 
 #define LOC_CACHE 4096	/* a power of two */
@@ -35,6 +37,7 @@ struct pfunc {
 
 struct pm_profile {
 	struct wtab samples, locs, maps, funcs;
+	struct wtab lists;		/* the location ids of each chain */
 	struct ploc *loc;		/* by location index */
 	size_t alloc_loc;
 	const struct pm_map **map;	/* by mapping index */
@@ -47,6 +50,7 @@ struct pm_profile {
 	size_t nr_cur, alloc_cur;
 	size_t cur;
 	bool has_cur;
+	struct chain_memo memo;		/* raw chain -> its list */
 	/* the hosts (HEADER_HOSTNAME) of the recordings seen: a fleet's
 	 * samples carry theirs, pprof's "host" label */
 	char **hosts;
@@ -74,6 +78,8 @@ void pm_profile__delete(struct pm_profile *p)
 	wtab__release(&p->locs);
 	wtab__release(&p->maps);
 	wtab__release(&p->funcs);
+	wtab__release(&p->lists);
+	chain_memo__release(&p->memo);
 	free(p->loc);
 	free(p->map);
 	free(p->map_samples);
@@ -172,29 +178,42 @@ static uint64_t host_of(struct pm_profile *p, struct pm_session *s)
 	return p->host = i;
 }
 
-void pm_profile__begin(struct pm_profile *p, struct pm_session *s,
-		       const struct pm_sample_ctx *ctx)
+/* The current sample's location ids, interned as a list: its index. */
+static uint64_t chain_list(struct pm_profile *p, struct pm_session *s,
+			   const struct pm_sample_ctx *ctx)
 {
-	const struct pm_sample *smp = ctx->sample;
 	const struct pm_addr_loc *chain;
 	size_t n = pm_session__callchain(s, &chain);
 
 	p->nr_cur = 0;
-	PM_GROW(p->cur_words, p->alloc_cur, n + 7);
+	PM_GROW(p->cur_words, p->alloc_cur, n + 1);
 	for (size_t i = 0; i < n; i++)
 		push(p, location_id(p, &chain[i]));
 	if (!n)
 		push(p, location_id(p, &ctx->ip));
-	p->cur_leaf_map = p->loc[p->cur_words[0] - 1].mapping;
-	/* the labels, after the locations: ids are never 0, so the two
-	 * runs cannot be mistaken for each other */
-	push(p, 0);
-	push(p, (uint32_t)ctx->thread->pid);
-	push(p, (uint32_t)ctx->thread->tid);
-	push(p, smp->sample_type & PM_SAMPLE_CPU ? smp->cpu : UINT64_MAX);
-	push(p, (uintptr_t)ctx->thread->comm);
-	push(p, host_of(p, s));
-	p->cur = wtab__find(&p->samples, p->cur_words, p->nr_cur);
+	return wtab__find(&p->lists, p->cur_words, p->nr_cur);
+}
+
+void pm_profile__begin(struct pm_profile *p, struct pm_session *s,
+		       const struct pm_sample_ctx *ctx)
+{
+	const struct pm_sample *smp = ctx->sample;
+	size_t n;
+	const uint64_t *memo = chain_memo__get(&p->memo, s, ctx, &n);
+	uint64_t list = memo ? memo[0] : chain_list(p, s, ctx);
+	uint64_t key[6];
+
+	if (!memo)
+		chain_memo__put(&p->memo, &list, 1);
+	/* the leaf: the list's first location */
+	p->cur_leaf_map = p->loc[wtab__words(&p->lists, list)[0] - 1].mapping;
+	key[0] = list;
+	key[1] = (uint32_t)ctx->thread->pid;
+	key[2] = (uint32_t)ctx->thread->tid;
+	key[3] = smp->sample_type & PM_SAMPLE_CPU ? smp->cpu : UINT64_MAX;
+	key[4] = (uintptr_t)ctx->thread->comm;
+	key[5] = host_of(p, s);
+	p->cur = wtab__find(&p->samples, key, 6);
 	p->has_cur = true;
 }
 
@@ -275,9 +294,10 @@ static struct pm_table *samples_table(const struct pm_profile *p)
 	if (p->nr_hosts > 1)
 		pm_table__add_col(t, "Host", "host", PM_COL_STRING);
 	for (size_t k = 0; k < w->nr; k++) {
-		const uint64_t *v = wtab__words(w, k);
-		size_t nr = w->keys[k].nr - 6, row = pm_table__add_row(t);
-		const uint64_t *lab = v + nr + 1;
+		const uint64_t *lab = wtab__words(w, k) + 1;
+		size_t list = wtab__words(w, k)[0], row = pm_table__add_row(t);
+		const uint64_t *v = wtab__words(&p->lists, list);
+		size_t nr = p->lists.keys[list].nr;
 
 		pm_strbuf__reset(&sb);
 		for (size_t i = 0; i < nr; i++)

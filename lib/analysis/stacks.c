@@ -13,6 +13,7 @@
 #include "pmprof/strbuf.h"
 #include "pmprof/table.h"
 #include "pmprof/util.h"
+#include "chain-memo-int.h"
 #include "weights-int.h"
 
 struct pm_stacks {
@@ -21,6 +22,7 @@ struct pm_stacks {
 	size_t nr_cur, alloc_cur;
 	size_t cur;			/* its key */
 	bool has_cur;
+	struct chain_memo memo;		/* raw chain -> its key */
 };
 
 struct pm_stacks *pm_stacks__new(void)
@@ -33,6 +35,7 @@ void pm_stacks__delete(struct pm_stacks *st)
 	if (!st)
 		return;
 	wtab__release(&st->w);
+	chain_memo__release(&st->memo);
 	free(st->cur_words);
 	free(st);
 }
@@ -54,8 +57,16 @@ void pm_stacks__begin(struct pm_stacks *st, struct pm_session *s,
 		      const struct pm_sample_ctx *ctx)
 {
 	const struct pm_addr_loc *chain;
-	size_t n = pm_session__callchain(s, &chain);
+	size_t n;
+	const uint64_t *memo = chain_memo__get(&st->memo, s, ctx, &n);
+	uint64_t key;
 
+	st->has_cur = true;
+	if (memo) {
+		st->cur = memo[0];
+		return;
+	}
+	n = pm_session__callchain(s, &chain);
 	st->nr_cur = 0;
 	PM_GROW(st->cur_words, st->alloc_cur, 2 * n + 2);
 	for (size_t i = 0; i < n; i++) {
@@ -69,7 +80,8 @@ void pm_stacks__begin(struct pm_stacks *st, struct pm_session *s,
 	if (!n)
 		push_frame(st, &ctx->ip, ctx->ip.rel);
 	st->cur = wtab__find(&st->w, st->cur_words, st->nr_cur);
-	st->has_cur = true;
+	key = st->cur;
+	chain_memo__put(&st->memo, &key, 1);
 }
 
 void pm_stacks__add(struct pm_stacks *st, size_t col, uint64_t period)

@@ -29,6 +29,10 @@ struct wcol {
 	char *name;
 };
 
+/* Column ids below this find their column without a search (ids are
+ * event indexes: a lookup per sample and event). */
+#define WTAB_DIRECT_IDS 64
+
 struct wtab {
 	struct wkey *keys;
 	size_t nr, alloc;
@@ -37,6 +41,7 @@ struct wtab {
 	size_t nr_words, alloc_words;
 	struct wcol *cols;
 	size_t nr_cols, alloc_cols;
+	uint32_t col_of_id[WTAB_DIRECT_IDS];	/* column + 1, 0: none yet */
 };
 
 void wtab__release(struct wtab *w);

@@ -22,13 +22,23 @@ void wtab__release(struct wtab *w)
 
 size_t wtab__column(struct wtab *w, int id, const char *name)
 {
-	for (size_t i = 0; i < w->nr_cols; i++)
+	bool direct = id >= 0 && id < WTAB_DIRECT_IDS;
+	size_t i;
+
+	if (direct && w->col_of_id[id])
+		return w->col_of_id[id] - 1;
+	for (i = 0; i < w->nr_cols; i++)
 		if (w->cols[i].id == id)
-			return i;
-	PM_GROW(w->cols, w->alloc_cols, w->nr_cols + 1);
-	w->cols[w->nr_cols].id = id;
-	w->cols[w->nr_cols].name = pm_strdup(name ? name : "?");
-	return w->nr_cols++;
+			break;
+	if (i == w->nr_cols) {
+		PM_GROW(w->cols, w->alloc_cols, w->nr_cols + 1);
+		w->cols[w->nr_cols].id = id;
+		w->cols[w->nr_cols].name = pm_strdup(name ? name : "?");
+		w->nr_cols++;
+	}
+	if (direct)
+		w->col_of_id[id] = (uint32_t)(i + 1);
+	return i;
 }
 
 static uint64_t words_hash(const uint64_t *v, size_t n)

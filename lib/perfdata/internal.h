@@ -195,4 +195,8 @@ static inline uint64_t pm_record__offset_of(const struct pm_record *rec,
 			       : rec->offset + (uint64_t)(p - rec->data);
 }
 
+/* The sample_type bits a sample_id_all trailer carries. */
+#define PM_TRAILER_BITS (PM_SAMPLE_TID | PM_SAMPLE_TIME | PM_SAMPLE_ID | \
+			 PM_SAMPLE_STREAM_ID | PM_SAMPLE_CPU | PM_SAMPLE_IDENTIFIER)
+
 #endif

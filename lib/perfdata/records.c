@@ -134,33 +134,132 @@ int pm_rec__throttle(struct pm_reader *r, const struct pm_record *rec,
 	return 0;
 }
 
+/*
+ * read(2)'s layout (perf-data-format.md): value, [enabled], [running],
+ * [id], [lost]; with GROUP nr, [enabled], [running], then nr members of
+ * {value, [id], [lost]}. Bytes of the times, and of one member.
+ */
+static size_t times_size(uint64_t rf)
+{
+	return 8 * (!!(rf & PM_FORMAT_TOTAL_TIME_ENABLED) +
+		    !!(rf & PM_FORMAT_TOTAL_TIME_RUNNING));
+}
+
+static size_t member_size(uint64_t rf)
+{
+	return 8 * (1 + !!(rf & PM_FORMAT_ID) + !!(rf & PM_FORMAT_LOST));
+}
+
+/* The READ record's event: the trailer's, else the one its (leader's)
+ * id names, located by the first event's read_format, else the first. */
+static const struct pm_event *read_event(struct pm_reader *r,
+					 const struct pm_record *rec,
+					 struct pm_error *err, int *ret)
+{
+	uint64_t rf = r->events[0]->attr.read_format;
+	size_t at = 8 + 8 + times_size(rf) + 8 * !!(rf & PM_FORMAT_GROUP);
+	struct pm_sample_id sid;
+	const struct pm_event *ev;
+
+	*ret = pm_reader__parse_sample_id(r, rec, &sid, err);
+	if (*ret || sid.event)
+		return sid.event;
+	if (r->nr_events > 1 && (rf & PM_FORMAT_ID) &&
+	    at + 8 <= pm_record__body_len(rec) &&
+	    (ev = pm_reader__event_by_id(r, U64(at))))
+		return ev;
+	return r->events[0];
+}
+
+/* A member's {value, [id], [lost]} at p. */
+static void load_member(const uint8_t *p, uint64_t rf, bool swap,
+			struct pm_read_value *out)
+{
+	out->value = pm_load64(p, swap);
+	p += 8;
+	if (rf & PM_FORMAT_ID) {
+		out->id = pm_load64(p, swap);
+		p += 8;
+	}
+	out->lost = (rf & PM_FORMAT_LOST) ? pm_load64(p, swap) : 0;
+}
+
 int pm_rec__read(struct pm_reader *r, const struct pm_record *rec,
 		 struct pm_rec_read *rd, struct pm_error *err)
 {
+	size_t off = 16, need, trailer = 0, body = pm_record__body_len(rec);
+	bool group;
+	uint64_t rf;
+	int ret = 0;
+
 	memset(rd, 0, sizeof(*rd));
+	rd->nr = 1;
 	if (body_at_least(rec, 16, err))
 		return -PM_EFORMAT;
 	rd->pid = U32(0);
 	rd->tid = U32(4);
 	rd->value.value = U64(8);
-	/* enabled, running and id follow when read_format asks; their
-	 * presence is the event's business, so decode what fits. */
-	if (r && r->nr_events) {
-		uint64_t rf = r->events[0]->attr.read_format;
-		size_t off = 16, len = pm_record__body_len(rec);
-
-		if ((rf & PM_FORMAT_TOTAL_TIME_ENABLED) && off + 8 <= len) {
-			rd->time_enabled = U64(off);
-			off += 8;
-		}
-		if ((rf & PM_FORMAT_TOTAL_TIME_RUNNING) && off + 8 <= len) {
-			rd->time_running = U64(off);
-			off += 8;
-		}
-		if ((rf & PM_FORMAT_ID) && off + 8 <= len)
+	if (!r || !r->nr_events)
+		return 0;
+	rd->event = read_event(r, rec, err, &ret);
+	if (ret)
+		return ret;
+	rf = rd->read_format = rd->event->attr.read_format;
+	group = rf & PM_FORMAT_GROUP;
+	if (pm_attr__flag(&rd->event->attr, PM_ATTR_SAMPLE_ID_ALL))
+		trailer = 8 * (size_t)__builtin_popcountll(rd->event->attr.sample_type &
+							  PM_TRAILER_BITS);
+	if (group) {
+		rd->nr = rd->value.value;
+		rd->value.value = 0;
+		/* at least the leader, no more than the body could hold */
+		if (!rd->nr || rd->nr > body / member_size(rf))
+			return pm_error__at(err, PM_EFORMAT, rec->offset,
+					    "READ record of %u bytes says %" PRIu64
+					    " group members", rec->size, rd->nr);
+	}
+	need = 8 + (group ? 8 : 0) + times_size(rf) + (size_t)rd->nr * member_size(rf) +
+	       trailer;
+	if (need > body)
+		return pm_error__at(err, PM_EFORMAT, rec->offset,
+				    "READ record of %u bytes is too short for its event's "
+				    "read_format %#" PRIx64 " (needs %zu)",
+				    rec->size, rf, need + 8);
+	if (rf & PM_FORMAT_TOTAL_TIME_ENABLED) {
+		rd->time_enabled = U64(off);
+		off += 8;
+	}
+	if (rf & PM_FORMAT_TOTAL_TIME_RUNNING) {
+		rd->time_running = U64(off);
+		off += 8;
+	}
+	if (group) {
+		rd->members = BODY(rec) + off;
+		load_member(rd->members, rf, r->swap, &rd->value);
+	} else {
+		/* the value came first, the times sit between */
+		if (rf & PM_FORMAT_ID) {
 			rd->value.id = U64(off);
+			off += 8;
+		}
+		if (rf & PM_FORMAT_LOST)
+			rd->value.lost = U64(off);
 	}
 	return 0;
+}
+
+void pm_rec_read__member(const struct pm_reader *r, const struct pm_rec_read *rd,
+			 uint64_t i, struct pm_read_value *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (i >= rd->nr)
+		return;
+	if (!rd->members) {
+		*out = rd->value;
+		return;
+	}
+	load_member(rd->members + i * member_size(rd->read_format), rd->read_format,
+		    r ? r->swap : false, out);
 }
 
 int pm_rec__aux(struct pm_reader *r, const struct pm_record *rec,

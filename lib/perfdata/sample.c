@@ -383,9 +383,6 @@ static bool has_trailer(uint32_t type)
 	return type != PM_RECORD_SAMPLE && type < PM_RECORD_KERNEL_MAX;
 }
 
-#define TRAILER_BITS (PM_SAMPLE_TID | PM_SAMPLE_TIME | PM_SAMPLE_ID | \
-		      PM_SAMPLE_STREAM_ID | PM_SAMPLE_CPU | PM_SAMPLE_IDENTIFIER)
-
 /* The event a non-sample record's trailer names (NULL: no trailer). */
 static const struct pm_event *event_of_trailer(const struct pm_reader *r,
 					       const struct pm_record *rec)
@@ -447,7 +444,7 @@ int pm_reader__record_time(const struct pm_reader *r,
 	ev = event_of_trailer(r, rec);
 	if (!ev)
 		return 0;
-	st = ev->attr.sample_type & TRAILER_BITS;
+	st = ev->attr.sample_type & PM_TRAILER_BITS;
 	if (!(st & PM_SAMPLE_TIME))
 		return 0;
 	ret = trailer_size(rec, st, &n, err);
@@ -463,7 +460,7 @@ int pm_sample_id__parse(const struct pm_attr *attr, bool swap,
 			struct pm_error *err)
 {
 	struct walk w = { .swap = swap, .rec = rec, .err = err };
-	uint64_t st = attr->sample_type & TRAILER_BITS;
+	uint64_t st = attr->sample_type & PM_TRAILER_BITS;
 	size_t n;
 	int ret;
 

@@ -97,6 +97,13 @@ static int config_one(struct pm_evspec_list *list, size_t i,
 	a->read_format = PM_FORMAT_ID | PM_FORMAT_LOST;
 	set(a, PM_ATTR_SAMPLE_ID_ALL, true);
 	set(a, PM_ATTR_INHERIT, !rd->no_inherit);
+	if (rd->inherit_stat) {
+		/* perf record -s: the READ records say how long each
+		 * thread's counter ran, as a read() would */
+		a->read_format |= PM_FORMAT_TOTAL_TIME_ENABLED |
+				  PM_FORMAT_TOTAL_TIME_RUNNING;
+		set(a, PM_ATTR_INHERIT_STAT, true);
+	}
 	set(a, PM_ATTR_DISABLED, is_leader);
 	/* -D: enabled by the recorder once the delay has passed */
 	set(a, PM_ATTR_ENABLE_ON_EXEC, is_leader && (!rd->delay || ev->tracking_dummy));

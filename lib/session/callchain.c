@@ -166,6 +166,18 @@ void pm_chain__build(struct pm_chain *c, struct pm_session *s,
 		expand_inlines(c);
 }
 
+bool pm_session__chain_maps(const struct pm_session *s, uint64_t *user,
+			    uint64_t *kernel)
+{
+	const struct pm_thread_int *t = s->last;
+
+	if (has_dwarf_stack(&s->sample))
+		return false;
+	*user = t && t->maps ? t->maps->version : 0;
+	*kernel = s->kmaps ? s->kmaps->version : 0;
+	return true;
+}
+
 const struct pm_unwind_stats *pm_chain__stats(const struct pm_chain *c)
 {
 	return c->uw ? pm_unwinder__stats(c->uw) : NULL;

@@ -7,6 +7,12 @@
  * a browser without a mouse, as the tests' headless one, can drive it):
  *   #weight=COLUMN&zoom=all;main;f&search=REGEX&sort=TABLE:COLUMN:asc|desc
  *   &info=all;main;f (that frame's hover box, pinned)
+ * and, after drawing, what a user would do, as the events a mouse and a
+ * keyboard send (a headless browser has neither; the tests and
+ * scripts/pictures.sh drive the page's own handlers with them):
+ *   &click=all;main;f (a click on that frame) &hover=all;main;f (the
+ *   mouse over it) &type=TEXT (TEXT typed into the search box)
+ * a frame not drawn is an error in #pm-errors.
  */
 (function () {
 	'use strict';
@@ -23,7 +29,7 @@
 	var status = document.getElementById('pm-status');
 	var weightSel = document.getElementById('pm-weight');
 	var searchBox = document.getElementById('pm-search');
-	var col = 0, zoom = null, search = null, info = null;
+	var col = 0, zoom = null, search = null, info = null, acts = [];
 
 	/* ---- the tree: each node's values include its callees' ---- */
 	function node(name, parent) {
@@ -261,6 +267,27 @@
 		});
 	});
 
+	/* ---- the fragment's acts: the events of a click, a hover, typing ---- */
+	function act(a) {
+		if (a[0] === 'type') {
+			searchBox.value = a[1];
+			searchBox.dispatchEvent(new Event('input', { bubbles: true }));
+			return;
+		}
+		var el = null;
+		Array.prototype.forEach.call(graph.children, function (d) {
+			if (d.dataset.path === a[1])
+				el = d;
+		});
+		if (!el)
+			throw new Error(a[0] + ': no frame ' + a[1] + ' drawn');
+		var r = el.getBoundingClientRect();
+		el.dispatchEvent(new MouseEvent(a[0] === 'click' ? 'click' : 'mousemove', {
+			bubbles: true, view: window,
+			clientX: r.left + Math.min(r.width / 2, 40), clientY: r.top + r.height / 2
+		}));
+	}
+
 	/* ---- the view the fragment names ---- */
 	zoom = root;
 	if (diff)
@@ -275,6 +302,8 @@
 			zoom = find(v) || root;
 		else if (k === 'info')
 			info = find(v);
+		else if (k === 'click' || k === 'hover' || k === 'type')
+			acts.push([k, v]);
 		else if (k === 'search') {
 			setSearch(v);
 			searchBox.value = v;
@@ -291,5 +320,6 @@
 		tip.dataset.path = path(info);
 		tip.hidden = false;
 	}
+	acts.forEach(act);
 	document.body.dataset.ready = 'yes';
 })();

@@ -102,11 +102,9 @@ expect "diff: a bad --compute" 1 "delta, ratio, wdiff" "$PMPROF" diff -c foo bas
 expect "diff: a missing file" 2 "nonexistent.data" "$PMPROF" diff base.data nonexistent.data
 
 command -v chromium >/dev/null || { skip diff-html "no chromium"; exit 0; }
+. "$TOP/scripts/headless.sh"
 browser() {
-	timeout 120 chromium --headless --no-sandbox --disable-gpu \
-		--disable-background-networking --disable-component-update \
-		--disable-sync --no-first-run --user-data-dir="$TMP/chromium" \
-		--enable-logging=stderr --v=0 "$@" 2>>chromium.log
+	headless "$TMP/chromium" chromium.log "$@"
 }
 "$PMPROF" diff --format html base.data new.data >grew.html
 "$PMPROF" diff --format html new.data base.data >shrank.html

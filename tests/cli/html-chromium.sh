@@ -3,10 +3,14 @@
 # network), runs without a console message or error, draws every frame of
 # the stacks with a width proportional to its samples (the stacks are
 # pmprof's folded ones, which folded-perf.sh holds equal to perf
-# script's), zooms on a frame, marks a search, sorts a table, shows CPI,
-# IPC and miss rates of a simulated group recording in a frame's hover box,
-# and leaves a screenshot in $BUILD/test-output/report-html.png.
+# script's), zooms on a frame (named in the fragment, and clicked: the
+# fragment's click act, lib/table/flamegraph.js), marks a search, sorts a
+# table, shows CPI, IPC and miss rates of a simulated group recording in a
+# frame's hover box, and leaves a screenshot in
+# $BUILD/test-output/report-html.png. tests/cli/pictures.sh checks the
+# metrics and diff pages as well, on simulated recordings.
 . "$(dirname "$0")/../lib.sh"
+. "$TOP/scripts/headless.sh"
 
 have_perf || { skip html-chromium "perf cannot record here"; exit 0; }
 command -v chromium >/dev/null || { skip html-chromium "no chromium"; exit 0; }
@@ -19,13 +23,10 @@ gcc -O2 -g -fno-omit-frame-pointer -fPIE -pie -o "$prog" \
 	{ not_ok "html-chromium: cannot build report-prog"; exit 0; }
 cd "$TMP" || exit 1
 
-# browser ARGS... URL: headless Chromium with a profile of its own, its
-# log (console messages included) in chromium.log
+# browser ARGS... URL: headless Chromium, its log (console messages
+# included) in chromium.log
 browser() {
-	timeout 120 chromium --headless --no-sandbox --disable-gpu \
-		--disable-background-networking --disable-component-update \
-		--disable-sync --no-first-run --user-data-dir="$TMP/chromium" \
-		--enable-logging=stderr --v=0 "$@" 2>>chromium.log
+	headless "$TMP/chromium" chromium.log "$@"
 }
 
 # dom NAME FRAGMENT: the DOM of NAME.html#FRAGMENT once its script ran
@@ -51,6 +52,9 @@ if perf record -q -o fp.data -e cpu-clock -g -- "$prog" single >/dev/null 2>fp.e
 	dom fp "zoom=${zoom//;/%3B}" zoom
 	check "fp: a zoom on spin_alpha draws it full width, its callees in proportion, nothing beside it" \
 		python3 "$tool" frames fp.zoom.dom fp.folded "$zoom"
+	dom fp "click=${zoom//;/%3B}" click
+	check "fp: a click on spin_alpha zooms as much" \
+		python3 "$tool" frames fp.click.dom fp.folded "$zoom"
 	dom fp "search=spin_" search
 	check "fp: a search marks spin_alpha and spin_beta and weighs them" \
 		python3 "$tool" search fp.search.dom spin_ fp.folded

@@ -59,10 +59,9 @@ fi
 if command -v chromium >/dev/null; then
 	"$PMPROF" metrics -i sim.data --format html >sim.html
 	leaf='all;main;run_behaviours;run_one;nest_1;fp_divider_stalls'
-	timeout 120 chromium --headless --no-sandbox --disable-gpu \
-		--disable-background-networking --disable-component-update \
-		--disable-sync --no-first-run --user-data-dir="$TMP/chromium" \
-		--dump-dom "file://$TMP/sim.html#info=${leaf//;/%3B}" >sim.dom 2>/dev/null
+	. "$TOP/scripts/headless.sh"
+	headless "$TMP/chromium" /dev/null \
+		--dump-dom "file://$TMP/sim.html#info=${leaf//;/%3B}" >sim.dom
 	cpi=$("$PMPROF" metrics -i sim.data --format json | python3 -c '
 import json, sys
 print([f["metrics"]["CPI"] for f in json.load(sys.stdin)["functions"] if f["symbol"] == "fp_divider_stalls"][0])')

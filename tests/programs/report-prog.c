@@ -3,6 +3,10 @@
  * A workload for tests/cli/report-perf.sh, with known functions:
  *   report-prog single     two hot functions and calls into libc
  *   report-prog threads    three threads, each in its own function
+ *   report-prog stat       two threads with known work for record -s:
+ *                          thread N (1, 2) writes N x 64 fresh pages and
+ *                          sleeps N x 8 times (>= that many page faults
+ *                          and context switches each); prints their tids
  *   report-prog forkexec   a child that execs PROG_CHILD (argv[2]) single
  *   report-prog syscalls   reads and writes: kernel samples
  *   report-prog jit        a loop in anonymous executable memory, as a JIT
@@ -14,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -89,6 +95,40 @@ static void threads(void)
 		pthread_join(t[i], NULL);
 }
 
+/* stat mode's thread: N x 64 pages written once each, N x 8 sleeps. */
+static void *stat_thread(void *arg)
+{
+	long n = (long)arg, pages = n * 64, page = sysconf(_SC_PAGESIZE);
+	struct timespec ms = { 0, 1000000 };
+	char *m = mmap(NULL, (size_t)(pages * page), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		return NULL;
+	madvise(m, (size_t)(pages * page), MADV_NOHUGEPAGE);	/* a fault per page */
+	for (long i = 0; i < pages; i++)
+		m[i * page] = 1;
+	for (long i = 0; i < n * 8; i++)
+		nanosleep(&ms, NULL);
+	spin_beta(n * 2000000);
+	printf("stat thread %ld tid %ld pages %ld sleeps %ld\n", n,
+	       (long)syscall(SYS_gettid), pages, n * 8);
+	fflush(stdout);
+	munmap(m, (size_t)(pages * page));
+	return NULL;
+}
+
+static void stat_threads(void)
+{
+	pthread_t t[2];
+
+	/* one after the other: the lines come out in order */
+	for (long i = 0; i < 2; i++) {
+		pthread_create(&t[i], NULL, stat_thread, (void *)(i + 1));
+		pthread_join(t[i], NULL);
+	}
+}
+
 static void syscalls(void)
 {
 	static char buf[1 << 16];
@@ -138,6 +178,8 @@ int main(int argc, char **argv)
 		single();
 	} else if (!strcmp(mode, "threads")) {
 		threads();
+	} else if (!strcmp(mode, "stat")) {
+		stat_threads();
 	} else if (!strcmp(mode, "syscalls")) {
 		syscalls();
 	} else if (!strcmp(mode, "jit")) {
@@ -152,7 +194,7 @@ int main(int argc, char **argv)
 		spin_beta(60000000);
 		waitpid(pid, NULL, 0);
 	} else {
-		fprintf(stderr, "usage: report-prog single|threads|syscalls|jit|forkexec CHILD\n");
+		fprintf(stderr, "usage: report-prog single|threads|stat|syscalls|jit|forkexec CHILD\n");
 		return 1;
 	}
 	/*

@@ -12,14 +12,25 @@
         exactly the frames whose names match are marked, and the status
         line's matched weight is that of every stack with a match
     html_check.py tip DOM PATH NAME=VALUE...
-        the pinned hover box is PATH's and shows each NAME: VALUE (numbers
-        to 0.1%)
+        the hover box is shown, is PATH's and shows each NAME: VALUE
+        (numbers to 0.1%)
+    html_check.py counts DOM PATH COLUMN=STACKS...
+        the hover box is shown, is PATH's and has, for each COLUMN, the
+        line "COLUMN: N (P%), self S": N the STACKS' weight under PATH, P
+        its share of all, S that of the stacks ending at PATH
+    html_check.py share DOM PATH BASE NEW
+        (a differential page) the hover box is PATH's and has the line
+        "share B% -> N%": PATH's share of the BASE stacks, then of NEW's
+    html_check.py ratio DOM PATH NAME NUM DEN SCALE
+        the hover box is PATH's and shows NAME: SCALE * the NUM stacks'
+        weight under PATH / the DEN stacks' (to 0.1%)
     html_check.py sorted DOM TABLE COLUMN asc|desc
         the TABLE-th sortable table's rows are in that order of COLUMN
     html_check.py clean DOM
         the page ran (data-ready) and caught no error (#pm-errors empty)
 """
 import collections
+import decimal
 import html.parser
 import re
 import sys
@@ -29,7 +40,7 @@ class Dom(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
         self.frames, self.tables, self.text = [], [], collections.defaultdict(str)
-        self.ready = False
+        self.ready, self.tip_shown = False, False
         self.cur_id, self.cell, self.in_tbody = None, None, False
 
     def handle_starttag(self, tag, attrs):
@@ -53,6 +64,8 @@ class Dom(html.parser.HTMLParser):
             self.cell = ''
         if 'id' in a:
             self.cur_id = a['id']
+            if a['id'] == 'pm-tip':
+                self.tip_shown = 'hidden' not in a
 
     def handle_endtag(self, tag):
         if tag == 'td' and self.cell is not None:
@@ -138,17 +151,67 @@ def search(d, regex, stacks):
     return 0
 
 
-def tip(d, path, pairs):
+def tip_of(d, path):
+    """The hover box's text if it is shown and PATH's, else None."""
     text = d.text['pm-tip']
-    if not text.startswith(path.split(';')[-1] + '\n'):
-        return fail(f'the box is not {path}: {text[:60]!r}')
+    if not d.tip_shown or not text.startswith(path.split(';')[-1] + '\n'):
+        print(f'the box is not {path}\'s or hidden: {text[:60]!r}')
+        return None
+    return text
+
+
+def tip(d, path, pairs):
+    text = tip_of(d, path)
+    if text is None:
+        return 1
     for kv in pairs:
-        name, _, value = kv.partition('=')
+        name, _, value = kv.rpartition('=')
         m = re.search('^' + re.escape(name) + r': ([-0-9.e]+)', text, re.M)
         if not m or abs(float(m.group(1)) - float(value)) > 1e-3 * abs(float(value)):
             return fail(f'{name}: {m.group(1) if m else "missing"}, wanted {value}')
     print(f'{path}: {", ".join(pairs)}')
     return 0
+
+
+def counts(d, path, pairs):
+    text = tip_of(d, path)
+    if text is None:
+        return 1
+    for kv in pairs:
+        name, _, stacks = kv.rpartition('=')
+        want, self = expected(stacks), 0
+        with open(stacks) as f:
+            for line in f:
+                stack, _, n = line.rstrip('\n').rpartition(' ')
+                if 'all;' + stack == path:
+                    self += int(n)
+        line = f'{name}: {want[path]} ({fixed2(100.0 * want[path] / want["all"])}%), self {self}'
+        if line not in text.split('\n'):
+            return fail(f'no line {line!r} in the box: {text!r}')
+    print(f'{path}: {", ".join(p.rpartition("=")[0] for p in pairs)} as the stacks say')
+    return 0
+
+
+def fixed2(x):
+    """x.toFixed(2): the same double, ties away from zero (not to even)."""
+    return decimal.Decimal(x).quantize(decimal.Decimal('0.01'), decimal.ROUND_HALF_UP)
+
+
+def share(d, path, base, new):
+    text = tip_of(d, path)
+    if text is None:
+        return 1
+    b, n = expected(base), expected(new)
+    line = f'share {fixed2(100.0 * b[path] / b["all"])}% -> {fixed2(100.0 * n[path] / n["all"])}%'
+    if line not in text.split('\n'):
+        return fail(f'no line {line!r} in the box: {text!r}')
+    print(f'{path}: {line}')
+    return 0
+
+
+def ratio(d, path, name, num, den, scale):
+    value = float(scale) * expected(num)[path] / expected(den)[path]
+    return tip(d, path, [f'{name}={value!r}'])
 
 
 def key(cell):
@@ -186,6 +249,12 @@ def main():
         return search(d, args[1], args[2])
     if mode == 'tip':
         return tip(d, args[1], args[2:])
+    if mode == 'counts':
+        return counts(d, args[1], args[2:])
+    if mode == 'share':
+        return share(d, *args[1:])
+    if mode == 'ratio':
+        return ratio(d, *args[1:])
     if mode == 'sorted':
         return sorted_rows(d, *args[1:])
     if mode == 'clean':

@@ -120,18 +120,11 @@ static struct pm_report *report(const struct pm_hotspot_opts *o)
 	struct pm_session_opts so = { .sz = sizeof(so), .host = PM_HOST_NO,
 				      .no_buildid_cache = true };
 	struct pm_hotspot *h = pm_hotspot__new(o);
-	struct pm_error err = { 0 };
-	struct pm_report *rep = NULL;
-	struct pm_reader *r;
-	struct pm_session *s;
 	size_t len;
 	void *buf = recording(&len);
+	struct pm_report *rep = pm_kit__analyse(buf, len, &so,
+						&pm_hotspot_analysis, h);
 
-	assert_int_equal(pm_reader__open_mem(&r, buf, len, "kit", &err), 0);
-	assert_int_equal(pm_session__new(&s, r, &so, &err), 0);
-	assert_int_equal(pm_analysis__run(&pm_hotspot_analysis, h, s, &rep, &err), 0);
-	pm_session__delete(s);
-	pm_reader__delete(r);
 	pm_hotspot__delete(h);
 	free(buf);
 	return rep;

@@ -3,7 +3,7 @@
  * The reader against hand-built bytes (rawfile.h): every attr size in both
  * byte orders, every sample field with every read_format, pipe streams,
  * compressed records, payloads outside header.size, interrupted and
- * truncated files, and counts that lie.
+ * truncated files, counts that lie, and READ records (perf record -s).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +15,9 @@
 
 #include "pmprof/perfdata.h"
 #include "pmprof/records.h"
+#include "pmprof/report.h"
+#include "pmprof/table.h"
+#include "pmprof/thread_counts.h"
 #include "unit/rawfile.h"
 
 /* ---- building files -------------------------------------------------- */
@@ -1077,6 +1080,183 @@ static void test_not_perf_data(void **state)
 	assert_int_equal(err.offset, 0);
 }
 
+/* ---- READ records (inherit_stat) --------------------------------------- */
+
+#define RF_ALL (PM_FORMAT_TOTAL_TIME_ENABLED | PM_FORMAT_TOTAL_TIME_RUNNING | \
+		PM_FORMAT_ID | PM_FORMAT_LOST)
+
+/* READ {pid, tid, value, enabled, running, id, lost}, trailer {TID, TIME, ID}. */
+static void put_read(struct rawbuf *d, uint32_t pid, uint32_t tid, uint64_t value,
+		     uint64_t id)
+{
+	size_t at = rb_record_begin(d, PM_RECORD_READ, 0);
+
+	rb_u32(d, pid); rb_u32(d, tid);
+	rb_u64(d, value);
+	rb_u64(d, 5000);		/* enabled */
+	rb_u64(d, 4000);		/* running */
+	rb_u64(d, id);
+	rb_u64(d, 3);			/* lost */
+	rb_u32(d, pid); rb_u32(d, tid);
+	rb_u64(d, 2000);
+	rb_u64(d, id);
+	rb_record_end(d, at);
+}
+
+static void test_read_records(void **state)
+{
+	const uint64_t ids[2][2] = { { 10, 11 }, { 20, 21 } };
+	const uint64_t st = PM_SAMPLE_IP | PM_SAMPLE_TID | PM_SAMPLE_TIME | PM_SAMPLE_ID;
+	/* sample_id_all, inherit_stat */
+	const struct tattr a[2] = {
+		{ .type = 1, .config = 0, .sample_type = st, .read_format = RF_ALL,
+		  .flags = 1ULL << 18 | 1ULL << 11 },
+		{ .type = 1, .config = 2, .sample_type = st, .read_format = RF_ALL,
+		  .flags = 1ULL << 18 | 1ULL << 11 },
+	};
+
+	(void)state;
+	for (int be = 0; be < 2; be++) {
+		struct rawbuf d = { .be = be };
+		struct tfile f = { .attrs = a, .nr_attrs = 2, .attr_bytes = 120,
+				   .ids = ids, .data = &d, .hostname = "host", .be = be };
+		struct pm_thread_counts *tc = pm_thread_counts__new();
+		struct pm_report *rep = pm_report__new();
+		struct pm_error err = { 0 };
+		struct pm_read_value v;
+		struct pm_rec_read rd;
+		struct pm_record rec;
+		struct pm_reader *r;
+		struct pm_table *t;
+		struct rawbuf b;
+		size_t short_at;
+
+		put_read(&d, 5, 6, 1234, 21);	/* page-faults of 5/6 */
+		put_read(&d, 5, 7, 77, 10);	/* cpu-clock of 5/7 */
+		put_read(&d, 5, 6, 1000, 20);	/* page-faults of 5/6 again */
+		short_at = d.len;		/* value, no times: too short */
+		size_t at = rb_record_begin(&d, PM_RECORD_READ, 0);
+		rb_u32(&d, 5); rb_u32(&d, 6);
+		rb_u64(&d, 9);
+		rb_u32(&d, 5); rb_u32(&d, 6);
+		rb_u64(&d, 2000);
+		rb_u64(&d, 21);
+		rb_record_end(&d, at);
+		b = build_file(&f);
+		r = open_buf(&b);
+
+		assert_int_equal(pm_reader__next(r, &rec, &err), 1);
+		assert_int_equal(pm_rec__read(r, &rec, &rd, &err), 0);
+		assert_ptr_equal(rd.event, pm_reader__event(r, 1));
+		assert_int_equal(rd.pid, 5);
+		assert_int_equal(rd.tid, 6);
+		assert_int_equal(rd.value.value, 1234);
+		assert_int_equal(rd.time_enabled, 5000);
+		assert_int_equal(rd.time_running, 4000);
+		assert_int_equal(rd.value.id, 21);
+		assert_int_equal(rd.value.lost, 3);
+		assert_int_equal(rd.nr, 1);
+		pm_rec_read__member(r, &rd, 0, &v);
+		assert_int_equal(v.value, 1234);
+		assert_int_equal(pm_thread_counts__record(tc, r, &rec, &err), 0);
+		for (int i = 0; i < 2; i++) {
+			assert_int_equal(pm_reader__next(r, &rec, &err), 1);
+			assert_int_equal(pm_thread_counts__record(tc, r, &rec, &err), 0);
+		}
+		assert_int_equal(pm_reader__next(r, &rec, &err), 1);
+		assert_true(pm_rec__read(r, &rec, &rd, &err) < 0);
+		/* data after the header (104), the ids (2 x 16), the attrs
+		 * (2 x (120 + 16)) */
+		assert_int_equal(err.offset, 104 + 32 + 272 + short_at);
+		assert_non_null(strstr(err.msg, "too short"));
+		assert_true(pm_thread_counts__record(tc, r, &rec, &err) < 0);
+
+		/* the table: threads in first-read order, sums per event */
+		assert_int_equal(pm_thread_counts__nr_reads(tc), 3);
+		pm_thread_counts__finish(tc, r, rep);
+		t = pm_report__find_table(rep, "threads");
+		assert_non_null(t);
+		assert_int_equal(pm_table__nr_rows(t), 2);
+		assert_int_equal(pm_table__nr_columns(t), 4);
+		/* the events in the order first read, as perf */
+		assert_string_equal(pm_table__column(t, 2)->name, "page-faults");
+		assert_string_equal(pm_table__column(t, 3)->name, "cpu-clock");
+		assert_int_equal(pm_table__get_u64(t, 0, 1), 6);
+		assert_int_equal(pm_table__get_u64(t, 0, 2), 2234);
+		assert_int_equal(pm_table__get_u64(t, 0, 3), 0);
+		assert_int_equal(pm_table__get_u64(t, 1, 1), 7);
+		assert_int_equal(pm_table__get_u64(t, 1, 2), 0);
+		assert_int_equal(pm_table__get_u64(t, 1, 3), 77);
+		assert_int_equal(pm_report__nr_warnings(rep), 0);
+		pm_report__delete(rep);
+		pm_thread_counts__delete(tc);
+		pm_reader__delete(r);
+		free(b.p);
+		free(d.p);
+	}
+}
+
+/* A group read: nr, the times, then {value, id} per member. */
+static void test_read_group(void **state)
+{
+	const uint64_t ids[2][2] = { { 10, 11 }, { 20, 21 } };
+	const uint64_t rf = PM_FORMAT_GROUP | PM_FORMAT_ID | PM_FORMAT_TOTAL_TIME_ENABLED;
+	const struct tattr a[2] = {
+		{ .type = 1, .config = 0, .sample_type = PM_SAMPLE_IP | PM_SAMPLE_ID,
+		  .read_format = rf, .flags = 1ULL << 18 },
+		{ .type = 1, .config = 2, .sample_type = PM_SAMPLE_IP | PM_SAMPLE_ID,
+		  .read_format = rf, .flags = 1ULL << 18 },
+	};
+
+	(void)state;
+	for (int be = 0; be < 2; be++) {
+		struct rawbuf d = { .be = be };
+		struct tfile f = { .attrs = a, .nr_attrs = 2, .attr_bytes = 120,
+				   .ids = ids, .data = &d, .hostname = "host", .be = be };
+		struct pm_error err = { 0 };
+		struct pm_read_value v;
+		struct pm_rec_read rd;
+		struct pm_record rec;
+		struct pm_reader *r;
+		struct rawbuf b;
+		size_t at = rb_record_begin(&d, PM_RECORD_READ, 0);
+
+		rb_u32(&d, 8); rb_u32(&d, 9);
+		rb_u64(&d, 2);			/* nr */
+		rb_u64(&d, 600);		/* enabled */
+		rb_u64(&d, 41); rb_u64(&d, 11);
+		rb_u64(&d, 42); rb_u64(&d, 21);
+		rb_u64(&d, 11);			/* trailer: ID */
+		rb_record_end(&d, at);
+		at = rb_record_begin(&d, PM_RECORD_READ, 0);	/* says 3 members, has 2 */
+		rb_u32(&d, 8); rb_u32(&d, 9);
+		rb_u64(&d, 3);
+		rb_u64(&d, 600);
+		rb_u64(&d, 41); rb_u64(&d, 11);
+		rb_u64(&d, 42); rb_u64(&d, 21);
+		rb_u64(&d, 11);
+		rb_record_end(&d, at);
+		b = build_file(&f);
+		r = open_buf(&b);
+		assert_int_equal(pm_reader__next(r, &rec, &err), 1);
+		assert_int_equal(pm_rec__read(r, &rec, &rd, &err), 0);
+		assert_ptr_equal(rd.event, pm_reader__event(r, 0));
+		assert_int_equal(rd.nr, 2);
+		assert_int_equal(rd.time_enabled, 600);
+		assert_int_equal(rd.value.value, 41);
+		pm_rec_read__member(r, &rd, 1, &v);
+		assert_int_equal(v.value, 42);
+		assert_int_equal(v.id, 21);
+		assert_ptr_equal(pm_reader__event_by_id(r, v.id), pm_reader__event(r, 1));
+		assert_int_equal(pm_reader__next(r, &rec, &err), 1);
+		assert_true(pm_rec__read(r, &rec, &rd, &err) < 0);
+		assert_int_equal(err.offset, rec.offset);
+		pm_reader__delete(r);
+		free(b.p);
+		free(d.p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1095,6 +1275,8 @@ int main(void)
 		cmocka_unit_test(test_lying_counts),
 		cmocka_unit_test(test_attr_size_bounds),
 		cmocka_unit_test(test_not_perf_data),
+		cmocka_unit_test(test_read_records),
+		cmocka_unit_test(test_read_group),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
