@@ -57,15 +57,16 @@ dwarf_report() {
 		perf report --children --stdio --no-inline -g none -i "$f"
 	flat_w=$BEST flat_c=$CPU
 	per=$(awk -v a="$ch_c" -v b="$pl_c" -v n="$samples" \
-		'BEGIN { if (a == "" || b == "" || n <= 0) print "?"; else printf "%.0f", (a - b) * 1e9 / n }')
-	echo "unwinding: $per ns of CPU per sample (pmprof report --children less pmprof report, over $samples samples)"
+		'BEGIN { if (a == "" || b == "" || n <= 0) print "?"; else printf "%.2f", (a - b) * 1e6 / n }')
+	echo "unwinding: $per µs of CPU per sample (pmprof report --children less pmprof report, over $samples samples)"
 	r=$(ratio "$perf_c" "$ch_c")
+	echo "goal: pmprof report --children >= 10x faster than perf report --children: $(verdict "${r/\?/0} >= 10") (${r}x CPU: pmprof $ch_c cpu-s, perf $perf_c cpu-s)"
 	summary "dwarf ($label): pmprof report --children 10x faster than perf report --children" \
 		"${r}x CPU, $(ratio "$perf_w" "$ch_w")x wall (pmprof $ch_c cpu-s, perf $perf_c cpu-s)" \
 		"$(verdict "${r/\?/0} >= 10")"
 	summary "dwarf ($label): ... than perf report --children --no-inline -g none" \
 		"$(ratio "$flat_c" "$ch_c")x CPU, $(ratio "$flat_w" "$ch_w")x wall (perf $flat_c cpu-s)" "-"
-	summary "dwarf ($label): unwinding cost per sample (informative)" "$per ns CPU" "-"
+	summary "dwarf ($label): unwinding cost per sample (informative)" "$per µs CPU" "-"
 	# what no unwinding speed-up removes: reading the file, the symbols
 	summary "dwarf ($label): the floor, pmprof report without call chains (informative)" \
 		"$pl_c cpu-s: at most $(ratio "$perf_c" "$pl_c")x" "-"

@@ -8,8 +8,8 @@
 # to run whatever the host's load, and its growth under a recorder is the
 # recording's whole cost on that CPU. For each way of recording:
 #   plain          no recorder
-#   pmprof         pmprof record --metrics (burst: cycles every 1,000,000
-#                  with 300-cycle windows, instructions, call chains)
+#   pmprof         pmprof record --metrics (burst: 8 windows of 300 cycles
+#                  every 8,000,000 cycles, instructions, call chains)
 #   perf           perf record of the same group at the long period, with
 #                  the same call chains, times and CPUs (perf has no windows)
 #   pmprof fixed   pmprof record --hf-mode fixed, every sample at the short

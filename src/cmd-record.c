@@ -197,7 +197,8 @@ static int choose_metrics(struct record_cli *rc)
 	if (rc->events.nr)
 		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "--metrics chooses the events: do not give -e");
 	ret = pm_record_choose_metrics(rc->metrics.arg, rc->sysfs, rc->period, rc->freq,
-				       rc->quiet, rc->metrics_spec, sizeof(rc->metrics_spec));
+				       rc->hf_mode, rc->quiet, rc->metrics_spec,
+				       sizeof(rc->metrics_spec));
 	if (ret)
 		return ret;
 	if (!rc->callgraph_fp && !rc->callgraph)

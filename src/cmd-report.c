@@ -4,7 +4,9 @@
  * the hotspot analysis (lib/analysis/hotspot.c) over the recording, with
  * perf's call-graph view (-g), filters and options.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +60,27 @@ static int graph_cb(const struct pm_option *opt, const char *arg)
 		pm_cli_error(PM_EXIT_USAGE, "--call-graph", &err);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * --percent-limit PCT: rows under PCT go, and, as perf's, the call
+ * graph's threshold is PCT too unless a -g after it gives its own (the
+ * last one given wins). perf reads it as a float.
+ */
+static int percent_limit_cb(const struct pm_option *opt, const char *arg)
+{
+	struct pm_hotspot_opts *ho = opt->value;
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || *end || end == arg || !isfinite(v))
+		return pm_opt_error(opt, "expects a number, not '%s'", arg);
+	ho->percent_limit = (float)v;
+	ho->cg.threshold = (float)v;
+	ho->cg.threshold_set = true;
 	return 0;
 }
 
@@ -136,8 +159,9 @@ int cmd_report(int argc, const char **argv)
 		OPT_FORMAT(&c),
 		OPT_WEIGHT(&c),
 		OPT_TOP(&c),
-		OPT_DOUBLE(0, "percent-limit", &ho.percent_limit, "percent",
-			   "hide rows below this overhead"),
+		OPT_CALLBACK(0, "percent-limit", &ho, "percent",
+			     "hide rows below this overhead (and call-graph branches, unless -g sets its own threshold after)",
+			     percent_limit_cb),
 		OPT_BOOLEAN(0, "group", &ho.group,
 			    "one section per event group, a column per member"),
 		OPT_BOOLEAN(0, "children", &ho.children,

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "record-options.h"
+#include "pmprof/evspec.h"
 #include "pmprof/record.h"
 #include "pmprof/strbuf.h"
 #include "pmprof/util.h"
@@ -23,8 +24,32 @@ int pm_record_optarg_cb(const struct pm_option *opt, const char *arg)
 	return 0;
 }
 
+/* Whether this machine records spec's windows in burst mode (--hf-mode
+ * hf_mode, NULL: auto), as the recorder will decide it. */
+static bool records_bursts(const char *spec, const char *hf_mode)
+{
+	struct pm_hf_env env = { .probe_kernel = true };
+	struct pm_record_defaults rd = { 0 };
+	enum pm_hf_mode want = PM_HF_AUTO;
+	struct pm_evspec_list list;
+	struct pm_hf_plan plan;
+	struct pm_error err;
+	bool bursts;
+
+	if (hf_mode && pm_hf_mode__parse(hf_mode, &want))
+		return false;	/* record says so */
+	pm_evspec_list__init(&list);
+	/* (the period terms reach the attrs with the record defaults) */
+	bursts = !pm_evspec__parse(&list, spec, NULL, &err) &&
+		 !pm_evspec__apply_record(&list, &rd, &err) &&
+		 !pm_hf_mode__plan(&list, want, &env, &plan, &err) && plan.mode == PM_HF_BURST;
+	pm_evspec_list__exit(&list);
+	return bursts;
+}
+
 int pm_record_choose_metrics(const char *set, const char *sysfs, uint64_t period,
-			     uint64_t freq, bool quiet, char *spec, size_t size)
+			     uint64_t freq, const char *hf_mode, bool quiet, char *spec,
+			     size_t size)
 {
 	struct pm_metrics_request rq = {
 		.set = set, .sysfs_root = sysfs, .period = period, .freq = freq,
@@ -34,6 +59,12 @@ int pm_record_choose_metrics(const char *set, const char *sysfs, uint64_t period
 
 	if (pm_recorder__choose_metrics(&rq, &mc, &err))
 		return pm_cli_errorf(PM_EXIT_USAGE, NULL, "%s", err.msg);
+	/* the hardware group in burst mode: the same windows in longer bursts */
+	if (mc.hw && !sysfs && !period && !freq && records_bursts(mc.spec, hf_mode)) {
+		rq.bursts = true;
+		if (pm_recorder__choose_metrics(&rq, &mc, &err))
+			return pm_cli_errorf(PM_EXIT_USAGE, NULL, "%s", err.msg);
+	}
 	snprintf(spec, size, "%s", mc.spec);
 	if (quiet)
 		return 0;

@@ -35,12 +35,14 @@ char *pm_record_uid_pids(const char *user);
 
 /*
  * --metrics[=SET]: the groups for this machine (a --sysfs tree: the
- * machine it describes) and the long period from -c or -F, into spec;
- * says what it chose, and why, on stderr unless quiet. 0 or an exit code
+ * machine it describes) and the long period from -c or -F, into spec
+ * (neither, on this machine in burst mode by --hf-mode hf_mode: longer
+ * bursts, metrics-choice.c); says what it chose, and why, on stderr unless quiet. 0 or an exit code
  * after a message.
  */
 int pm_record_choose_metrics(const char *set, const char *sysfs, uint64_t period,
-			     uint64_t freq, bool quiet, char *spec, size_t size);
+			     uint64_t freq, const char *hf_mode, bool quiet, char *spec,
+			     size_t size);
 /*
  * `--metrics topdown` as the issue's readers write it: a group name after
  * --metrics is its value (a workload named topdown goes after --).

@@ -6,7 +6,9 @@
  * period; frames are the same node when perf's "function" key says so
  * (the same DSO and symbol; an unresolved frame by its address; inlined
  * frames by name). Finishing sorts every node's children by the period
- * through them and leaves out those under the threshold:
+ * through them (equal ones in perf's order: by that key, the greater
+ * first, DSOs in the order they were met) and leaves out those under
+ * the threshold:
  *
  *	graph    children below threshold % of the event's period go
  *	fractal  children below threshold % of their parent's children go
@@ -78,7 +80,7 @@ int pm_cg_opts__parse(struct pm_cg_opts *o, const char *spec,
 struct pm_cg_frame {
 	struct pm_dso *dso;		/* NULL: outside every map */
 	const struct pm_symbol *sym;	/* NULL: unresolved */
-	uint64_t ip;			/* the address (for unresolved frames) */
+	uint64_t ip;			/* the address (the first seen) */
 	char level;			/* perf's '.', 'k', ... */
 };
 
@@ -90,6 +92,8 @@ struct pm_cg_node {
 	size_t nr_kids, alloc_kids;
 	struct pm_cg_node *parent;
 	size_t nr_all_kids;		/* before pruning (all are freed) */
+	size_t arrival;			/* its index among its parent's
+					   children before sorting */
 	uint64_t min_self;		/* root, flat and folded: a chain shows
 					   when its self period reaches this */
 };
@@ -124,6 +128,16 @@ bool pm_cg_frame__same(const struct pm_cg_frame *a, const struct pm_cg_frame *b)
  * entry in display order, the chain from there on. tree_of(arg, row) is
  * the row's tree.
  */
+/*
+ * --max-stack as perf: does it keep entry i of a chain of n (callee
+ * first; the first `recorded` from PERF_SAMPLE_CALLCHAIN, the rest
+ * unwound)? perf cuts each part on its own to max entries (0: no cut):
+ * of the recorded, the first in display order (in caller order the
+ * outermost); of the unwound, the innermost, the unwinder stopping there.
+ */
+bool pm_callgraph__keeps(size_t i, size_t n, size_t recorded, size_t max,
+			 enum pm_cg_order order);
+
 typedef void *(*pm_cg_row_fn)(void *arg, size_t i);
 typedef struct pm_cg_node *(*pm_cg_tree_fn)(void *arg, void *row);
 void pm_callgraph__add_sample(const struct pm_addr_loc *chain, size_t n,

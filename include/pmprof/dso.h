@@ -125,6 +125,10 @@ const char *pm_dso__name(const struct pm_dso *dso);
  * or "[JIT] tid PID" for a JIT map. */
 const char *pm_dso__short_name(const struct pm_dso *dso);
 enum pm_dso_kind pm_dso__kind(const struct pm_dso *dso);
+/* Its place among its collection's DSOs in the order they were first met
+ * (pm_dsos__at's index): where perf, which compares DSOs by the address
+ * it allocated them at, puts them among equal call-graph siblings. */
+size_t pm_dso__seq(const struct pm_dso *dso);
 
 /* A build id known for the DSO (from the recording); replaces any. */
 void pm_dso__set_build_id(struct pm_dso *dso, const uint8_t *id,
@@ -158,6 +162,10 @@ uint64_t pm_dso__unmap_ip(struct pm_dso *dso, uint64_t map_start,
 /* File offset <-> ELF address through the program headers. */
 uint64_t pm_dso__offset_to_addr(struct pm_dso *dso, uint64_t offset);
 uint64_t pm_dso__addr_to_offset(struct pm_dso *dso, uint64_t addr);
+/* Whether every file offset in [lo, hi) has the same ELF address -
+ * offset (one segment's), so that a mapping of them moves every address
+ * into the file by one amount. Loads lazily. */
+bool pm_dso__offsets_linear(struct pm_dso *dso, uint64_t lo, uint64_t hi);
 
 /* Lookups by DSO address (see pm_dso__map_ip); NULL when none. */
 const struct pm_symbol *pm_dso__find_symbol(struct pm_dso *dso,

@@ -30,7 +30,11 @@
  *          S events apart. The leader counts period events a cycle, so the
  *          bursts come once per period of its count whatever an interrupt
  *          costs; pmprof re-arms each phase when it sees the sample that
- *          ended the last (the long window's sample is not written). In
+ *          ended the last (the long window's sample is not written);
+ *          with one burst group the ring wakes it at each burst's end only
+ *          and the long window's end comes as SIGIO, which the recorder
+ *          blocks in its thread from start to finish (ppoll unblocks it;
+ *          a handler is installed if SIGIO had none). In
  *          frequency mode a cycle lasts 1/F s: that many nanoseconds for
  *          cpu-clock/task-clock, else at the rate measured over the long
  *          windows. Around each gap the file gets a THROTTLE record (the
@@ -342,6 +346,11 @@ struct pm_metrics_request {
 					   cycles (10 ms of cpu-clock) */
 	uint64_t freq;			/* -F: the kernel picks the long period
 					   from this frequency instead */
+	bool bursts;			/* the windows will be burst mode's: with
+					   neither -c nor -F, cycles then get
+					   bursts of 8 every 8,000,000, the same
+					   windows a second for a fraction of
+					   the recorder's wakeups */
 };
 
 struct pm_metrics_choice {

@@ -149,6 +149,9 @@ const struct pm_sample_ctx *pm_session__sample(struct pm_session *s);
  */
 size_t pm_session__callchain(struct pm_session *s,
 			     const struct pm_addr_loc **out);
+/* How many of them, from the first, are PERF_SAMPLE_CALLCHAIN's: the
+ * rest were unwound (perf cuts each part to --max-stack on its own). */
+size_t pm_session__callchain_sampled(struct pm_session *s);
 /*
  * What the current sample's callchain is resolved against, for callers
  * that keep what they made of a chain (lib/analysis/chain-memo.c): numbers

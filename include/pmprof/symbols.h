@@ -68,6 +68,13 @@ void pm_symtab__add(struct pm_symtab *tab, uint64_t start, uint64_t size,
 		    const char *name);
 
 /*
+ * From now on the names added are not copied: the caller keeps each one
+ * alive, unchanged, as long as the table (kallsyms' 120k names, one
+ * allocation instead of one each). Before the first add.
+ */
+void pm_symtab__borrow_names(struct pm_symtab *tab);
+
+/*
  * Sort, merge symbols at the same address, fix up zero sizes, demangle.
  * Idempotent. Of several names at one address the one perf shows is kept:
  * perf extends zero sizes before it merges, so among unsized aliases only

@@ -67,6 +67,15 @@ enum {
 					   branch shows ("--12.50%--") */
 	PM_COLF_TREE_WEIGHT = 1 << 4,	/* PM_TABLE_CALL_GRAPH: what flows
 					   through a node (its period) */
+	PM_COLF_TREE_REST   = 1 << 5,	/* PM_TABLE_CALL_GRAPH: a bool, true
+					   on a node that stands for what its
+					   siblings leave out of their parent
+					   (perf's "[...]"): drawn last, with
+					   no separator line before it */
+	PM_COLF_TREE_MORE   = 1 << 6,	/* PM_TABLE_CALL_GRAPH: a bool, true
+					   on the last node shown of siblings
+					   more of which are not: its line
+					   keeps the level's pipe */
 };
 
 struct pm_table_column {

@@ -38,7 +38,10 @@
  * and reapplied to later samples at the same pc: only samples whose
  * steps are all register-plus-offset rules are unwound so; the others go
  * through libdwfl, and both give the same frames (PM_UNWIND_CHECK runs
- * both and compares).
+ * both and compares). A sample whose unwind on cached rules would read
+ * the same values an earlier one read (the same pc, sp, and stack words
+ * and registers it depended on, in the same maps) gets that sample's
+ * frames at once (the chain memo, PM_UNWIND_CACHED only).
  *
  * Not thread-safe: one unwinder per thread.
  */
@@ -71,6 +74,8 @@ struct pm_unwind_map {
 	uint64_t start, end;	/* [start, end) */
 	uint64_t pgoff;		/* file offset of start */
 	struct pm_dso *dso;	/* borrowed; may be NULL (anonymous) */
+	bool exec;		/* mapped executable: code is moved back
+				   into the process by such a mapping */
 };
 
 /* The mapping holding addr in the sample's process: 0 and *out, or
@@ -91,7 +96,17 @@ struct pm_unwind_input {
 	 * are, changed whenever they change; the unwinder then keeps the
 	 * mappings it was told from one sample to the next. 0: unknown. */
 	uint64_t maps_version;
+	/*
+	 * NULL, or whether the process (as of maps_version) moves every
+	 * address of every executable mapping of dso into the file by one
+	 * amount (one load bias).
+	 * With it, and a maps_version, a sample that reads the values an
+	 * earlier one read gets its frames without unwinding (the chain
+	 * memo). Called with find_map's arg.
+	 */
+	bool (*one_bias)(void *arg, struct pm_dso *dso);
 };
+
 
 struct pm_unwind_frame {
 	/*
@@ -127,6 +142,8 @@ struct pm_unwind_stats {
 	uint64_t rules;		/* frame rules asked of libdw (distinct pcs) */
 	uint64_t checked;	/* PM_UNWIND_CHECK: samples unwound both ways */
 	uint64_t mismatched;	/* of them, with different frames or ends */
+	uint64_t memo;		/* of the cached, the frames of an earlier
+				   sample with the same inputs */
 };
 
 enum pm_unwind_mode {
@@ -154,6 +171,8 @@ size_t pm_unwinder__unwind(struct pm_unwinder *u,
 const struct pm_unwind_stats *pm_unwinder__stats(const struct pm_unwinder *u);
 
 void pm_unwinder__set_mode(struct pm_unwinder *u, enum pm_unwind_mode mode);
+/* The chain memo on (the default) or off. */
+void pm_unwinder__set_memo(struct pm_unwinder *u, bool on);
 /* PM_UNWIND_CHECK: the first difference found, described; NULL: none. */
 const char *pm_unwinder__mismatch(const struct pm_unwinder *u);
 

@@ -2,9 +2,11 @@
 /*
  * Call-graph trees (callgraph.h): one node per frame, children found by
  * perf's "function" key, periods and sample counts summed on the way
- * down; finishing sorts children by the period through them (ties keep
- * the order they came in) and prunes by the threshold of the mode, as
- * perf's sort_chain_graph_abs/_rel and flat sorting decide what shows.
+ * down; finishing sorts children by the period through them and prunes
+ * by the threshold of the mode, as perf's graph and flat sorting decide
+ * what shows. Between equal periods the order is perf's, which is not
+ * the order samples came in: perf keeps a node's children ordered by
+ * the key it matches frames with and sorts them by period stably.
  */
 #include <errno.h>
 #include <math.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 
 #include "pmprof/callgraph.h"
+#include "pmprof/dso.h"
 #include "pmprof/error.h"
 #include "pmprof/util.h"
 
@@ -97,7 +100,7 @@ void pm_cg_frame__from_loc(struct pm_cg_frame *f, const struct pm_addr_loc *loc)
 {
 	f->dso = loc->map ? loc->dso : NULL;
 	f->sym = loc->sym;
-	f->ip = loc->sym ? 0 : loc->ip;
+	f->ip = loc->ip;
 	f->level = loc->level;
 }
 
@@ -142,6 +145,7 @@ static struct pm_cg_node *child(struct pm_cg_node *n, const struct pm_cg_frame *
 	c = pm_zalloc(sizeof(*c));
 	c->frame = *f;
 	c->parent = n;
+	c->arrival = n->nr_all_kids;
 	PM_GROW(n->kids, n->alloc_kids, n->nr_all_kids + 1);
 	n->kids[n->nr_all_kids++] = c;
 	n->nr_kids = n->nr_all_kids;
@@ -164,7 +168,43 @@ void pm_cg__add(struct pm_cg_node *root, const struct pm_cg_frame *frames,
 	at->self_samples++;
 }
 
-/* Children by period through them, most first; ties in order of arrival. */
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * perf's key order, the greater first (negative: a goes before b):
+ * inlined frames by name, functions by DSO and start, any other pair by
+ * DSO (none the least) and address. DSOs by the order they were met:
+ * perf compares the addresses it allocated them at, in that order.
+ */
+static int cmp_key(const struct pm_cg_frame *a, const struct pm_cg_frame *b)
+{
+	int c;
+
+	if (a->sym && b->sym && (a->sym->inlined || b->sym->inlined))
+		return -strcmp(a->sym->name, b->sym->name);
+	if (a->dso != b->dso) {
+		if (!a->dso || !b->dso)
+			return a->dso ? -1 : 1;
+		return -cmp_u64(pm_dso__seq(a->dso), pm_dso__seq(b->dso));
+	}
+	if (a->sym && b->sym)
+		c = cmp_u64(a->sym->start, b->sym->start);
+	else
+		c = cmp_u64(a->ip, b->ip);
+	return -c;
+}
+
+static int cmp_order(const struct pm_cg_node *x, const struct pm_cg_node *y)
+{
+	int c = cmp_key(&x->frame, &y->frame);
+
+	return c ? c : cmp_u64(x->arrival, y->arrival);
+}
+
+/* Graph and fractal: by the period through them, most first. */
 static int cmp_period(const void *a, const void *b)
 {
 	const struct pm_cg_node *x = *(struct pm_cg_node *const *)a;
@@ -172,25 +212,14 @@ static int cmp_period(const void *a, const void *b)
 
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
-	return 0;
+	return cmp_order(x, y);
 }
 
-static void sort_kids(struct pm_cg_node *n)
+/* Flat and folded: perf collects chains walking children in key order. */
+static int cmp_frames(const void *a, const void *b)
 {
-	/* qsort is not stable: arrival order is the index */
-	struct pm_cg_node **v = n->kids;
-	size_t nr = n->nr_all_kids;
-
-	for (size_t i = 1; i < nr; i++) {
-		struct pm_cg_node *x = v[i];
-		size_t j = i;
-
-		while (j > 0 && cmp_period(&v[j - 1], &x) > 0) {
-			v[j] = v[j - 1];
-			j--;
-		}
-		v[j] = x;
-	}
+	return cmp_order(*(struct pm_cg_node *const *)a,
+			 *(struct pm_cg_node *const *)b);
 }
 
 /*
@@ -204,11 +233,13 @@ static void prune(struct pm_cg_node *n, const struct pm_cg_opts *o,
 	uint64_t min = min_abs, kids_period = 0;
 	size_t keep = 0;
 
-	sort_kids(n);
+	qsort(n->kids, n->nr_all_kids, sizeof(*n->kids),
+	      o->mode == PM_CG_FLAT || o->mode == PM_CG_FOLDED ? cmp_frames : cmp_period);
 	for (size_t i = 0; i < n->nr_all_kids; i++)
 		kids_period += n->kids[i]->period;
 	if (o->mode == PM_CG_FRACTAL)
-		min = (uint64_t)ceil((double)kids_period * o->threshold / 100.0);
+		/* perf's rounding: the share first, then ceil */
+		min = (uint64_t)ceil((double)kids_period * (o->threshold / 100.0));
 	else if (o->mode == PM_CG_FLAT || o->mode == PM_CG_FOLDED)
 		min = 0;	/* whole chains are left out, not nodes */
 	while (keep < n->nr_all_kids && n->kids[keep]->period >= min)
@@ -229,6 +260,17 @@ void pm_cg__finish(struct pm_cg_node *root, const struct pm_cg_opts *o,
 }
 
 /* ---- a sample's paths ---- */
+
+bool pm_callgraph__keeps(size_t i, size_t n, size_t recorded, size_t max,
+			 enum pm_cg_order order)
+{
+	if (!max)
+		return i < n;
+	if (i >= recorded)	/* the unwinder stops after max */
+		return i - recorded < max;
+	/* the first max in display order */
+	return order == PM_CG_CALLER ? recorded - i <= max : i < max;
+}
 
 void pm_callgraph__add_sample(const struct pm_addr_loc *chain, size_t n,
 			      enum pm_cg_order order, bool children,

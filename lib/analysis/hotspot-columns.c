@@ -167,6 +167,25 @@ void hot_columns__add(struct pm_table *t, const struct pm_hotspot_opts *o,
 
 		g->weight_col = pm_table__add_column(t, &w);
 	}
+	g->rest_col = g->more_col = -1;
+	if (o->callgraph && o->cg.mode != PM_CG_FLAT && o->cg.mode != PM_CG_FOLDED) {
+		/* JSON: which node is perf's "[...]", which is the last of
+		 * siblings more of which are left out (text draws both as
+		 * perf does) */
+		struct pm_table_column rest = {
+			.name = "Remainder", .key = "remainder",
+			.type = PM_COL_BOOL, .show = PM_SHOW_JSON,
+			.flags = PM_COLF_OPTIONAL | PM_COLF_TREE_REST,
+		}, more = {
+			.name = "More", .key = "more",
+			.type = PM_COL_BOOL, .show = PM_SHOW_JSON,
+			.flags = PM_COLF_OPTIONAL | PM_COLF_TREE_MORE,
+		};
+
+		if (o->cg.mode == PM_CG_FRACTAL)
+			g->rest_col = pm_table__add_column(t, &rest);
+		g->more_col = pm_table__add_column(t, &more);
+	}
 	for (size_t k = 0; k < o->nr_keys; k++)
 		add_key(t, o, k, !o->fields, kcol, g);
 	/* JSON rows always name the location (null when no key). */

@@ -50,67 +50,113 @@ static void node_cells(struct pm_table *t, size_t r, const struct hot_graph *g,
 			pm_table__set_str(t, r, (size_t)g->name_col[i], name);
 }
 
-/* Fractal: what n's children left out of total (pruned children, and
- * below the row's first line of frames what ends on it), as perf's
- * "[...]" node. */
-static void fractal_rest(struct pm_table *kids, const struct pm_cg_node *n,
-			 const struct hot_graph *g, uint64_t total)
+/*
+ * Fractal: what n's shown children leave out of total (the pruned and
+ * the ones past the print limit, and where total is the row's, what ends
+ * on its first line of frames), as perf's "[...]" node after them. With
+ * count values perf shows it only when samples are left besides: of n's
+ * children's, which leave out what ends on n even where total has it.
+ * Returns whether something is left (shown or not: the last child's
+ * line keeps its level's pipe either way, as perf's).
+ */
+static bool fractal_rest(struct pm_table *t, size_t row, const struct pm_cg_node *n,
+			 size_t shown, const struct hot_graph *g, uint64_t total,
+			 bool *drawn)
 {
-	uint64_t rest = total;
+	uint64_t rest = total, samples = n->samples - n->self_samples;
+	struct pm_table *kids;
 	size_t r;
 
-	for (size_t i = 0; i < n->nr_kids; i++)
+	for (size_t i = 0; i < shown; i++) {
 		rest -= n->kids[i]->period;
+		samples -= n->kids[i]->samples;
+	}
+	*drawn = false;
 	if (!rest || rest == total)
-		return;
+		return false;
+	if (g->opts->value == PM_CG_COUNT && (int64_t)samples <= 0)
+		return true;
+	*drawn = true;
+	kids = pm_table__children(t, row);
 	r = pm_table__add_row(kids);
-	node_cells(kids, r, g, share(rest, total), 0, rest, 0, NULL, "[...]");
+	node_cells(kids, r, g, share(rest, total), samples, rest, 0, NULL, "[...]");
+	if (g->rest_col >= 0)
+		pm_table__set_bool(kids, r, (size_t)g->rest_col, true);
+	return true;
 }
 
-/*
- * The kept children of n under (t, row). total: what their fractal
- * shares are of (perf's: the row's period at the top and below the row's
- * one line of frames, else the period through n's children); head_pct:
- * the share of the line of frames n is on (a continuing frame shows it);
- * top: n is on the row's one line of frames (or is the root).
- */
-static void graph_rows(struct pm_table *t, size_t row, const struct pm_cg_node *n,
-		       const struct hot_graph *g, uint64_t total, double head_pct,
-		       bool top)
+/* Where a node's children go and what their shares are of. */
+struct graph_at {
+	struct pm_table *t;	/* the node's row: (t, row) */
+	size_t row;
+	uint64_t total;		/* fractal: what the children's shares are
+				   of (perf's: the row's period on the
+				   row's one line of frames, else the
+				   period through the node's children) */
+	double head_pct;	/* the share of the line of frames the
+				   node is on (a continuing frame shows it) */
+	bool top;		/* the node is on the row's one line of
+				   frames (or is the root) */
+	uint64_t room;		/* how many more frames of that line show:
+				   perf prints at most print_limit */
+};
+
+/* The kept children of n under at (at most print_limit of them, perf's
+ * per level), then fractal's remainder; the last one shown marked when
+ * more of n than it shows is left without a remainder node to say so. */
+static void graph_rows(const struct pm_cg_node *n, const struct hot_graph *g,
+		       const struct graph_at *at, uint64_t row_period)
 {
 	bool continues = n->parent && n->nr_all_kids == 1 && !n->self_period;
-	const struct pm_cg_node *root = n;
+	uint64_t limit = g->opts->print_limit;
+	size_t shown = n->nr_kids;
 	struct pm_strbuf name = PM_STRBUF_INIT;
-	struct pm_table *kids;
+	struct pm_table *kids = NULL;
+	bool open, drawn = false;
 
-	if (!n->nr_kids)
-		return;
-	while (root->parent)
-		root = root->parent;
-	kids = pm_table__children(t, row);
-	for (size_t i = 0; i < n->nr_kids; i++) {
+	if (!continues && limit && shown > limit)
+		shown = (size_t)limit;
+	open = shown < n->nr_kids;
+	for (size_t i = 0; i < shown; i++) {
 		struct pm_cg_node *k = n->kids[i];
 		/* the row's one line of frames: all of the row through it */
-		bool k_top = top && (n->parent ? continues :
-				     n->nr_kids == 1 && k->period == n->period);
+		bool k_top = at->top && (n->parent ? continues :
+					 n->nr_kids == 1 && k->period == row_period);
+		struct graph_at below = { .top = k_top, .room = at->room };
 		double pct;
-		size_t r = pm_table__add_row(kids);
 
 		if (g->opts->mode != PM_CG_FRACTAL)
 			pct = share(k->period, g->total);
 		else if (continues)
-			pct = head_pct;
+			pct = at->head_pct;
 		else
-			pct = share(k->period, total);
+			pct = share(k->period, at->total);
+		below.head_pct = pct;
+		below.total = k_top ? row_period : k->period - k->self_period;
+		if (k_top && limit && !at->room) {
+			/* past perf's limit on the first line: the frame
+			 * goes, what is under it stays */
+			below.t = at->t;
+			below.row = at->row;
+			graph_rows(k, g, &below, row_period);
+			continue;
+		}
+		if (k_top && limit)
+			below.room--;
+		if (!kids)
+			kids = pm_table__children(at->t, at->row);
+		below.t = kids;
+		below.row = pm_table__add_row(kids);
 		pm_strbuf__reset(&name);
 		frame_name(&k->frame, &name);
-		node_cells(kids, r, g, pct, k->samples, k->period, k->self_period,
+		node_cells(kids, below.row, g, pct, k->samples, k->period, k->self_period,
 			   &k->frame, pm_strbuf__str(&name));
-		graph_rows(kids, r, k, g, k_top ? root->period : k->period - k->self_period,
-			   pct, k_top);
+		graph_rows(k, g, &below, row_period);
 	}
 	if (g->opts->mode == PM_CG_FRACTAL && !continues)
-		fractal_rest(kids, n, g, total);
+		open = fractal_rest(at->t, at->row, n, shown, g, at->total, &drawn) || open;
+	if (open && !drawn && kids && pm_table__nr_rows(kids) && g->more_col >= 0)
+		pm_table__set_bool(kids, pm_table__nr_rows(kids) - 1, (size_t)g->more_col, true);
 	pm_strbuf__release(&name);
 }
 
@@ -183,13 +229,20 @@ static void chain_rows(struct pm_table *t, size_t row, const struct pm_cg_node *
 }
 
 void hot_graph__rows(struct pm_table *t, size_t row, struct pm_cg_node *tree,
-		     const struct hot_graph *g)
+		     uint64_t row_period, const struct hot_graph *g)
 {
+	struct graph_at at = {
+		.t = t, .row = row, .total = row_period, .top = true,
+		/* the row's own frame, left out of the text, is no frame
+		 * to perf's limit */
+		.room = g->opts->print_limit + (g->own_frame ? 1 : 0),
+	};
+
 	if (!tree)
 		return;
 	pm_cg__finish(tree, g->opts, g->total);
 	if (g->opts->mode == PM_CG_FLAT || g->opts->mode == PM_CG_FOLDED)
 		chain_rows(t, row, tree, g);
 	else
-		graph_rows(t, row, tree, g, tree->period, 0, true);
+		graph_rows(tree, g, &at, row_period);
 }

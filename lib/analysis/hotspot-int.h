@@ -63,12 +63,17 @@ struct hot_graph {
 	int self_col, dso_col, name_col[2];	/* name: table and JSON */
 	int weight_col;		/* --children: the period through a node
 				   (else period_col is) */
+	int rest_col;		/* true on a fractal remainder ("[...]") */
+	int more_col;		/* true on the last node shown of siblings
+				   perf leaves more of, unshown */
+	bool own_frame;		/* PM_TABLE_CALL_OWN_FRAME */
 };
 
 /* The tree's nodes (finished for opts) under the row, as perf -g shows
- * them (lib/analysis/hotspot-graph.c). */
+ * them (lib/analysis/hotspot-graph.c); row_period: the row's period
+ * (--children: through it), what perf's fractal shares at the top are of. */
 void hot_graph__rows(struct pm_table *t, size_t row, struct pm_cg_node *tree,
-		     const struct hot_graph *g);
+		     uint64_t row_period, const struct hot_graph *g);
 
 /* The columns of a table of event idx (nr_slots group members): shares,
  * samples, periods, then the keys (their first columns in kcol), with g's

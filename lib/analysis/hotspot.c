@@ -193,22 +193,18 @@ static struct hot_entry *findnew(struct hot_hist *hi, size_t words,
 	return e;
 }
 
-/* A sample's chain, cut to --max-stack, without what -U hides: in
- * h->chain. perf keeps the first entries in display order: in caller
- * order the outermost ones. */
+/* A sample's chain, cut to --max-stack as perf, without what -U hides:
+ * in h->chain. */
 static size_t sample_chain(struct pm_hotspot *h, struct pm_session *s)
 {
 	const struct pm_addr_loc *chain;
 	size_t n = pm_session__callchain(s, &chain), k = 0;
+	size_t recorded = pm_session__callchain_sampled(s);
 
-	if (h->opts.max_stack && n > h->opts.max_stack) {
-		if (h->cg_order == PM_CG_CALLER)
-			chain += n - h->opts.max_stack;
-		n = h->opts.max_stack;
-	}
 	PM_GROW(h->chain, h->alloc_chain, n + 1);
 	for (size_t i = 0; i < n; i++)
-		if (!h->filter || !pm_filter__hides_entry(h->filter, &chain[i]))
+		if (pm_callgraph__keeps(i, n, recorded, h->opts.max_stack, h->cg_order) &&
+		    (!h->filter || !pm_filter__hides_entry(h->filter, &chain[i])))
 			h->chain[k++] = chain[i];
 	return k;
 }
@@ -509,6 +505,7 @@ static struct pm_table *build_table(struct pm_hotspot *h, struct pm_reader *r,
 	pm_summary__add_u64(pm_table__summary(t), "samples", NULL, nsamples);
 	pm_summary__add_u64(pm_table__summary(t), "event_count", NULL, total[0]);
 	hot_columns__add(t, o, r, hi->idx, hi->nr_slots, kcol, &g);
+	g.own_frame = pm_table__flags(t) & PM_TABLE_CALL_OWN_FRAME;
 	g.total = total[0];
 
 	if (h->fleet)
@@ -533,7 +530,8 @@ static struct pm_table *build_table(struct pm_hotspot *h, struct pm_reader *r,
 		if (g.weight_col >= 0)
 			pm_table__set_u64(t, row, (size_t)g.weight_col, e->st[0].acc);
 		if (o->callgraph)
-			hot_graph__rows(t, row, e->tree, &g);
+			hot_graph__rows(t, row, e->tree,
+					o->children ? e->st[0].acc : e->st[0].period, &g);
 	}
 	if (total != hi->period)
 		free(total);

@@ -15,11 +15,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -270,20 +272,131 @@ static int write_burst_mark(struct pm_recorder *r, struct instance *in, uint32_t
 	return pm_writer__throttle(r->w, type, PM_MISC_PMPROF_STOP, &t, &sid, err);
 }
 
+int pm_rec_burst__rearm(int fd, uint64_t period, int refresh, const char *name,
+			struct pm_error *err)
+{
+	if (ioctl(fd, PERF_EVENT_IOC_DISABLE, 0))
+		return pm_error__fmt(err, errno, "%s: PERF_EVENT_IOC_DISABLE: %s", name,
+				     strerror(errno));
+	if (ioctl(fd, PERF_EVENT_IOC_PERIOD, &period))
+		return pm_error__fmt(err, errno, "%s: PERF_EVENT_IOC_PERIOD: %s", name,
+				     strerror(errno));
+	if (ioctl(fd, PERF_EVENT_IOC_REFRESH, refresh))
+		return pm_error__fmt(err, errno, "%s: PERF_EVENT_IOC_REFRESH: %s", name,
+				     strerror(errno));
+	return 0;
+}
+
+/*
+ * Quiet wakeups. A burst cycle is N + 2 samples of its leader (the long
+ * phase's one, the burst's N + 1), and the recorder must act after two of
+ * them: the ends of the phases. Woken at every sample (wakeup_events 1),
+ * it pays a wakeup for each of the N in between (the lab's icount guest:
+ * some 25 us each, most of what recording costs). So when the recording
+ * has one burst group, and no other event counts wakeup events (the
+ * kernel counts the samples of every event of a ring against the wakeup
+ * events of the one that writes; events with 0 count none, with 1 take
+ * back what they add), its leader has wakeup_events N + 2: the ring wakes
+ * us at the end of each burst, the cycle's last sample. The end of the
+ * long phase is told by a signal instead: O_ASYNC is on for the long phase
+ * only, and the kernel then sends SIGIO at its overflow (and at none of
+ * the burst's). SIGIO is blocked but where ppoll waits, so that one that
+ * comes while we drain is not lost. A leader whose samples were lost has
+ * lost the count too (the ring counts only samples written): O_ASYNC then
+ * stays on, a signal per sample, as loud as wakeup_events 1.
+ */
+void pm_rec_burst__configure_wakeups(struct pm_recorder *r)
+{
+	int i, lead = -1;
+
+	for (i = 0; i < r->nr_ev; i++) {
+		const struct rec_event *re = &r->ev[i];
+
+		if (re->burst && re->leader == i) {
+			if (lead >= 0)
+				return;
+			lead = i;
+		} else if (re->open.wakeup_events > 1 &&
+			   !pm_attr__flag(&re->open, PM_ATTR_WATERMARK)) {
+			return;
+		}
+	}
+	if (lead < 0)
+		return;
+	r->burst_quiet = true;
+	r->ev[lead].open.wakeup_events = r->ev[lead].burst_n + 2;
+	r->ev[lead].file.wakeup_events = r->ev[lead].open.wakeup_events;
+}
+
+int pm_rec_burst__own_fd(struct pm_recorder *r, int fd, struct pm_error *err)
+{
+	struct f_owner_ex owner = { .type = F_OWNER_TID, .pid = (pid_t)syscall(SYS_gettid) };
+
+	if (r->burst_quiet && fcntl(fd, F_SETOWN_EX, &owner))
+		return pm_error__fmt(err, errno, "a burst leader's signals (F_SETOWN_EX): %s",
+				     strerror(errno));
+	return 0;
+}
+
+static void on_sigio(int sig)
+{
+	(void)sig;	/* only to end ppoll */
+}
+
+void pm_rec_burst__signals(struct pm_recorder *r, bool on)
+{
+	static struct sigaction saved;
+	static bool installed;
+	sigset_t io;
+
+	if (!r->burst_quiet)
+		return;
+	sigemptyset(&io);
+	sigaddset(&io, SIGIO);
+	if (on && !r->sigio_blocked) {
+		struct sigaction sa, old;
+
+		/* ignored or fatal, SIGIO would not just end ppoll */
+		sigaction(SIGIO, NULL, &old);
+		if (old.sa_handler == SIG_DFL || old.sa_handler == SIG_IGN) {
+			memset(&sa, 0, sizeof(sa));
+			sa.sa_handler = on_sigio;
+			sa.sa_flags = SA_RESTART;
+			sigaction(SIGIO, &sa, &saved);
+			installed = true;
+		}
+		pthread_sigmask(SIG_BLOCK, &io, &r->poll_mask);
+		sigdelset(&r->poll_mask, SIGIO);
+		r->sigio_blocked = true;
+	} else if (!on && r->sigio_blocked) {
+		pthread_sigmask(SIG_UNBLOCK, &io, NULL);
+		r->sigio_blocked = false;
+		if (installed)
+			sigaction(SIGIO, &saved, NULL);
+		installed = false;
+	}
+}
+
+static int set_async(struct pm_recorder *r, struct instance *in, bool on, struct pm_error *err)
+{
+	int fl = fcntl(in->fd, F_GETFL);
+
+	if (fl < 0 || fcntl(in->fd, F_SETFL, on ? fl | O_ASYNC : fl & ~O_ASYNC))
+		return pm_error__fmt(err, errno, "%s: O_ASYNC: %s", r->ev[in->ev].name,
+				     strerror(errno));
+	in->async = on;
+	return 0;
+}
+
 /*
  * Arm the instance's next phase (pm_burst__next says which). The file sees
  * only the bursts: a short phase starts with an UNTHROTTLE mark, stamped
  * before the ioctls so that no sample of the phase can precede it, and
  * ends with a THROTTLE; the long phase between them is the gap, and its
  * one sample only tells the recorder that it is over (it is not written).
- * PERF_EVENT_IOC_PERIOD also drops what was left of the last period
- * (period_left), so the phase's first overflow comes exactly its period
- * after the re-arm instead of whenever the stopped period would have
- * ended (at once, for cpu-clock's hrtimer).
  */
 static int arm_next(struct pm_recorder *r, struct instance *in, struct pm_error *err)
 {
-	struct rec_event *re = &r->ev[in->ev];
 	uint64_t now = pm_rec__now_ns(r);
 	struct pm_burst_arm a;
 	int ret;
@@ -292,13 +405,10 @@ static int arm_next(struct pm_recorder *r, struct instance *in, struct pm_error 
 	if (a.phase == PM_BURST_SHORT &&
 	    (ret = write_burst_mark(r, in, PM_RECORD_UNTHROTTLE, now, err)))
 		return ret;
-	if (ioctl(in->fd, PERF_EVENT_IOC_PERIOD, &a.period))
-		return pm_error__fmt(err, errno, "%s: PERF_EVENT_IOC_PERIOD: %s", re->name,
-				     strerror(errno));
-	if (ioctl(in->fd, PERF_EVENT_IOC_REFRESH, a.refresh))
-		return pm_error__fmt(err, errno, "%s: PERF_EVENT_IOC_REFRESH: %s", re->name,
-				     strerror(errno));
-	return 0;
+	if (r->burst_quiet && in->async != (in->loud || a.phase == PM_BURST_LONG) &&
+	    (ret = set_async(r, in, in->loud || a.phase == PM_BURST_LONG, err)))
+		return ret;
+	return pm_rec_burst__rearm(in->fd, a.period, a.refresh, r->ev[in->ev].name, err);
 }
 
 /* A phase is over (the kernel stopped the group at stop_time): a burst
@@ -345,6 +455,7 @@ int pm_rec_burst__lost(struct pm_recorder *r, struct instance *in, uint64_t t,
 	 */
 	enum pm_burst_phase was = pm_burst__stopped(&in->burst);
 
+	in->loud = true;	/* the ring's count of its samples is off */
 	if (was == PM_BURST_IDLE)
 		return 0;
 	return phase_over(r, in, was, t ? t + 1 : pm_rec__now_ns(r), err);

@@ -191,7 +191,8 @@ void pm_rec_events__configure(struct pm_recorder *r)
 			pm_attr__set_flag(a, PM_ATTR_ENABLE_ON_EXEC, false);
 			pm_attr__set_flag(a, PM_ATTR_WATERMARK, false);
 			/* each phase ends with a sample, after which the next
-			 * must be armed: wake us at every sample */
+			 * must be armed: wake us at every sample, or at the
+			 * end of each cycle (burst.c's quiet wakeups) */
 			a->wakeup_events = 1;
 			re->file = *a;
 			/* the file tells the total period, as the kernel ABI does */
@@ -239,5 +240,7 @@ void pm_rec_events__configure(struct pm_recorder *r)
 				pm_attr__set_flag(&r->ev[i].file, track[k], false);
 			}
 	}
+	if (burst)
+		pm_rec_burst__configure_wakeups(r);
 	r->sample_type0 = r->ev[0].open.sample_type;
 }

@@ -98,6 +98,8 @@ static int open_instance(struct pm_recorder *r, int evi, int cpu, int tid,
 	re->ids[re->nr_ids++] = id;
 	if (re->burst)
 		pm_rec_burst__init(r, in);
+	if (re->burst && re->leader == evi && (ret = pm_rec_burst__own_fd(r, fd, err)))
+		return ret;
 	/* the ring: only sampling and tracking events write records, but a
 	 * group member must share its leader's ring anyway */
 	ret = ring_for(r, in, err);

@@ -197,7 +197,7 @@ int pm_recorder__switch_output(struct pm_recorder *r, const char *rename_to,
 
 	if (r->finished || !r->w || pm_writer__is_pipe(r->w))
 		return pm_error__fmt(err, PM_EUSAGE, "--switch-output: no file to switch");
-	ret = pm_rec_drain(r, err);
+	ret = pm_rec_drain(r, false, err);
 	if (!ret)
 		ret = pm_rec_output__close(r, err);
 	if (ret)

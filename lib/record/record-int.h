@@ -191,6 +191,27 @@ enum pm_burst_phase pm_burst__sample(struct pm_burst *b, uint64_t t);
  * phase that was running (IDLE: none). */
 enum pm_burst_phase pm_burst__stopped(struct pm_burst *b);
 
+/*
+ * Arm a stopped (or stopping) burst leader for its next phase: the first
+ * overflow `period` events from now, the group stopped by the kernel
+ * after `refresh` of them. The kernel stops a group whose REFRESH limit
+ * ran out in two steps: the overflow marks the disable pending and an
+ * irq_work does it (kernel/events/core.c, perf_event_disable_inatomic).
+ * The sample is in the ring before that work runs, so a reader that
+ * sees it early (another CPU, already draining) and re-arms with PERIOD
+ * and REFRESH alone finds the event still active (REFRESH's enable does
+ * nothing) and the pending disable then stops it for good: the group
+ * records nothing more. PERF_EVENT_IOC_DISABLE first, done synchronously
+ * on the event's CPU, schedules the event out, which clears the pending
+ * disable; PERF_EVENT_IOC_PERIOD also drops what was left of the last
+ * period (period_left), so the phase's first overflow comes exactly its
+ * period after the re-arm instead of whenever the stopped period would
+ * have ended (at once, for cpu-clock's hrtimer). name is for the errors.
+ * tests/unit/test-burst-rearm.c makes that race happen.
+ */
+int pm_rec_burst__rearm(int fd, uint64_t period, int refresh, const char *name,
+			struct pm_error *err);
+
 /* ---- cgroup-perf.c: perf events on a cgroup v2 ---- */
 
 /*

@@ -225,6 +225,7 @@ int pm_recorder__start(struct pm_recorder *r, struct pm_error *err)
 	int ret;
 
 	r->started = true;
+	pm_rec_burst__signals(r, true);
 	enable_leaders(r, true);
 	if (!r->o.delay_ms)
 		enable_leaders(r, false);
@@ -318,7 +319,7 @@ int pm_recorder__poll(struct pm_recorder *r, int timeout_ms, struct pm_error *er
 	}
 	ts.tv_sec = (time_t)(wait_ns / 1000000000ULL);
 	ts.tv_nsec = (long)(wait_ns % 1000000000ULL);
-	n = ppoll(r->pfd, (nfds_t)r->nr_rings, &ts, NULL);
+	n = ppoll(r->pfd, (nfds_t)r->nr_rings, &ts, r->sigio_blocked ? &r->poll_mask : NULL);
 	if (n < 0 && errno != EINTR)
 		return pm_error__fmt(err, errno, "poll: %s", strerror(errno));
 	if (n > 0)
@@ -330,10 +331,14 @@ int pm_recorder__poll(struct pm_recorder *r, int timeout_ms, struct pm_error *er
 		if (r->pfd[i].fd >= 0)
 			live++;
 	}
-	ret = pm_rec_drain(r, err);
+	ret = pm_rec_drain(r, true, err);
 	if (ret)
 		return ret;
-	reap(r);
+	if (n <= 0 || r->stopping ||
+	    pm_rec__clock_ns(CLOCK_MONOTONIC) - r->reaped_ns >= PM_REC_FLUSH_NS) {
+		r->reaped_ns = pm_rec__clock_ns(CLOCK_MONOTONIC);
+		reap(r);
+	}
 	if (r->child > 0) {
 		if (r->st.workload_exited)
 			r->done = true;
@@ -411,7 +416,7 @@ int pm_recorder__finish(struct pm_recorder *r, struct pm_error *err)
 	for (i = 0; i < r->nr_inst; i++)
 		if (r->inst[i].fd >= 0 && r->ev[r->inst[i].ev].leader == r->inst[i].ev)
 			ioctl(r->inst[i].fd, PERF_EVENT_IOC_DISABLE, 0);
-	ret = pm_rec_drain(r, err);
+	ret = pm_rec_drain(r, false, err);
 	if (ret)
 		goto out;
 	/* a burst cut short by the end still gets its closing mark */
@@ -424,6 +429,7 @@ out:
 		keep_partial(r);
 	end_workload(r);
 	pm_rec_burst__cgroup_remove(r);
+	pm_rec_burst__signals(r, false);
 	return ret;
 }
 
@@ -461,6 +467,7 @@ void pm_recorder__delete(struct pm_recorder *r)
 		close(r->err_fd);
 	pm_rec_open__close_all(r);
 	pm_rec_burst__cgroup_remove(r);
+	pm_rec_burst__signals(r, false);
 	if (r->w)
 		pm_writer__delete(r->w);
 	/* not finished: nothing recorded yet is dropped, anything else kept */

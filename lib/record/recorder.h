@@ -9,6 +9,7 @@
 #define PMPROF_RECORDER_H
 
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -24,6 +25,10 @@
 
 #define PM_REC_DEFAULT_PAGES 512	/* 2 MB per ring: nothing lost at 100k samples/s */
 #define PM_REC_STOP_GRACE_NS 2000000000ULL	/* SIGKILL a workload that ignores SIGTERM */
+/* While recording, drained records reach the file (and a round ends) at
+ * the first drain this long after the last write; the workload's exit is
+ * looked for as often (at once after a signal or a quiet poll). */
+#define PM_REC_FLUSH_NS 10000000ULL
 
 struct rec_event {
 	const struct pm_evspec_event *spec;
@@ -52,6 +57,8 @@ struct instance {
 	/* burst state */
 	struct pm_burst burst;		/* its phases (burst.c) */
 	uint64_t t_last;		/* the last sample's time */
+	bool async;			/* O_ASYNC set on its fd */
+	bool loud;			/* quiet wakeups lost their count: a signal per sample */
 	uint32_t pid_last, tid_last, cpu_last;
 };
 
@@ -90,6 +97,10 @@ struct pm_recorder {
 	bool stopping, done, started, finished;
 	uint64_t stop_ns;
 	bool round_dirty;
+	bool burst_quiet;		/* burst.c: woken only at phase ends */
+	bool sigio_blocked;		/* pm_recorder__start blocked SIGIO */
+	sigset_t poll_mask;		/* ... which ppoll unblocks */
+	uint64_t flushed_ns, reaped_ns;	/* the last flush, wait4 (monotonic) */
 	uint64_t enable_at;		/* -D: monotonic ns to enable the events; 0 done */
 	struct pm_writer_opts wo;	/* for the files --switch-output opens */
 	struct pm_sample_scratch scratch;	/* drain.c's sample parser */
@@ -135,6 +146,15 @@ int pm_rec_burst__cgroup_root(char *out, size_t size);
  * CGROUP scope; 0, or -1 with the reason in why and then thread scope. */
 int pm_rec_burst__cgroup_make(struct pm_recorder *r, char *why, size_t size);
 void pm_rec_burst__cgroup_remove(struct pm_recorder *r);
+/* Whether the burst leaders wake the recorder at phase ends only (one
+ * burst group, nothing else counting wakeup events): their wakeup_events
+ * then say so. After pm_rec_events__configure's attrs. */
+void pm_rec_burst__configure_wakeups(struct pm_recorder *r);
+/* A burst leader's fd just opened: its signals (quiet wakeups) to us. */
+int pm_rec_burst__own_fd(struct pm_recorder *r, int fd, struct pm_error *err);
+/* The signal quiet wakeups use, blocked but where ppoll unblocks it;
+ * and undone. */
+void pm_rec_burst__signals(struct pm_recorder *r, bool on);
 /* A new instance of a burst event: its phases (pm_burst). */
 void pm_rec_burst__init(struct pm_recorder *r, struct instance *in);
 /* Every burst leader armed for its first phase, a long one. */
@@ -153,7 +173,7 @@ int pm_rec_burst__lost(struct pm_recorder *r, struct instance *in, uint64_t t,
 int pm_rec_burst__close_all(struct pm_recorder *r, struct pm_error *err);
 
 /* ---- drain.c: the rings into the writer ---- */
-int pm_rec_drain(struct pm_recorder *r, struct pm_error *err);
+int pm_rec_drain(struct pm_recorder *r, bool lazy, struct pm_error *err);
 
 /* ---- output.c: the file around the records ---- */
 /* Header, attrs, features, id index and the synthesized maps; again: a

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "pmprof/records.h"
 #include "pmprof/util.h"
@@ -78,7 +79,13 @@ static int find_map(void *arg, uint64_t addr, struct pm_unwind_map *out)
 	out->end = m->end;
 	out->pgoff = m->pgoff;
 	out->dso = m->dso;
+	out->exec = (m->prot & PROT_EXEC) != 0;
 	return 0;
+}
+
+static bool one_bias(void *arg, struct pm_dso *dso)
+{
+	return arg && pm_maps__one_bias(arg, dso);
 }
 
 /* perf unwinds when the event samples both and the sample has both. */
@@ -104,6 +111,7 @@ static void add_unwound(struct pm_chain *c, struct pm_session *s,
 				     smp->stack_user_size),
 		.tid = t->pub.tid,
 		.maps_version = t->maps ? t->maps->version : 0,
+		.one_bias = one_bias,
 	};
 	struct pm_addr_loc loc;
 	size_t n;
@@ -126,7 +134,7 @@ static void add_unwound(struct pm_chain *c, struct pm_session *s,
 /* Replace entries holding inlined functions by one entry per function. */
 static void expand_inlines(struct pm_chain *c)
 {
-	size_t nr = c->nr;
+	size_t nr = c->nr, sampled = c->nr_sampled;
 
 	if (!nr)
 		return;
@@ -138,6 +146,8 @@ static void expand_inlines(struct pm_chain *c)
 		const struct pm_symbol *const *f;
 		size_t n = 0;
 
+		if (i == sampled)	/* where the unwound ones start now */
+			c->nr_sampled = c->nr;
 		if (loc.dso && loc.sym)
 			n = pm_dso__inline_frames(loc.dso, loc.addr, loc.sym, &f);
 		if (!n) {
@@ -149,6 +159,8 @@ static void expand_inlines(struct pm_chain *c)
 			push(c, &loc);
 		}
 	}
+	if (sampled == nr)
+		c->nr_sampled = c->nr;
 }
 
 void pm_chain__build(struct pm_chain *c, struct pm_session *s,
@@ -158,8 +170,10 @@ void pm_chain__build(struct pm_chain *c, struct pm_session *s,
 {
 	c->nr = 0;
 	c->done = true;
+	c->nr_sampled = 0;
 	if (!add_sampled(c, s, smp, &t->pub))
 		return;
+	c->nr_sampled = c->nr;
 	if (has_dwarf_stack(smp))
 		add_unwound(c, s, smp, t, o);
 	if (o->inline_frames)

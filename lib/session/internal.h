@@ -36,6 +36,9 @@ struct pm_maps *pm_maps__get(struct pm_maps *m);
 void pm_maps__put(struct pm_maps *m);
 /* A copy of the list (same map objects). */
 struct pm_maps *pm_maps__clone(const struct pm_maps *m);
+/* pm_unwind_input.one_bias: every executable mapping of dso moves its
+ * addresses into the file by the same amount. */
+bool pm_maps__one_bias(struct pm_maps *m, struct pm_dso *dso);
 /*
  * Insert a map; the parts of older maps it covers go away (an older map
  * that sticks out on either side keeps those parts, as new map objects
@@ -82,6 +85,9 @@ const char *pm_threads__intern(struct pm_threads *t, const char *s);
 struct pm_chain {
 	struct pm_addr_loc *v;
 	size_t nr, alloc;
+	size_t nr_sampled;		/* the first nr_sampled from
+					   PERF_SAMPLE_CALLCHAIN, the rest
+					   unwound */
 	bool done;			/* built for the current sample */
 	struct pm_addr_loc *tmp;	/* inline expansion's copy */
 	size_t alloc_tmp;

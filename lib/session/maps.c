@@ -146,6 +146,31 @@ void pm_maps__insert(struct pm_maps *m, struct pm_map *map,
 	m->version = new_version();
 }
 
+bool pm_maps__one_bias(struct pm_maps *m, struct pm_dso *dso)
+{
+	bool have = false;
+	uint64_t bias = 0;
+
+	for (size_t i = 0; i < m->nr; i++) {
+		const struct pm_map *map = m->v[i];
+		uint64_t len = map->end - map->start, b;
+
+		if (map->dso != dso || map->identity || !(map->prot & PROT_EXEC))
+			continue;
+		/* up to one past the end: a return address there is moved
+		 * through the mapping too (the unwinder's pm_uw_place) */
+		if (!pm_dso__offsets_linear(dso, map->pgoff, map->pgoff + len + 1))
+			return false;
+		b = map->start - pm_dso__map_ip(dso, map->start, map->pgoff,
+						map->start);
+		if (have && b != bias)
+			return false;
+		bias = b;
+		have = true;
+	}
+	return true;
+}
+
 /* First index whose map starts after addr. */
 static size_t first_after(const struct pm_maps *m, uint64_t addr)
 {

@@ -361,6 +361,14 @@ size_t pm_session__callchain(struct pm_session *s,
 	return s->chain.nr;
 }
 
+size_t pm_session__callchain_sampled(struct pm_session *s)
+{
+	const struct pm_addr_loc *v;
+
+	pm_session__callchain(s, &v);
+	return s->chain.nr_sampled;
+}
+
 const struct pm_unwind_stats *pm_session__unwind_stats(const struct pm_session *s)
 {
 	return pm_chain__stats(&s->chain);

@@ -34,6 +34,7 @@ struct pm_dso {
 	char *name, *short_name;
 	enum pm_dso_kind kind;
 	int pid;			/* JIT maps */
+	size_t seq;			/* index in its collection */
 	uint8_t build_id[64];		/* the recording's, if any */
 	size_t build_id_size;
 

@@ -180,6 +180,11 @@ enum pm_dso_kind pm_dso__kind(const struct pm_dso *dso)
 	return dso->kind;
 }
 
+size_t pm_dso__seq(const struct pm_dso *dso)
+{
+	return dso->seq;
+}
+
 void pm_dso__set_build_id(struct pm_dso *dso, const uint8_t *id, size_t size)
 {
 	size = PM_MIN(size, sizeof(dso->build_id));
@@ -300,6 +305,33 @@ uint64_t pm_dso__addr_to_offset(struct pm_dso *dso, uint64_t addr)
 	f = segments_file(dso);
 	return f ? pm_segments__addr_to_offset(f->segs, f->nr_segs, addr) :
 		   addr;
+}
+
+/* offset_to_addr() - offset: the same from lo to hi? It can change only
+ * where a segment starts or ends, so those are the places to look. */
+bool pm_dso__offsets_linear(struct pm_dso *dso, uint64_t lo, uint64_t hi)
+{
+	const struct pm_elf_file *f;
+	uint64_t delta;
+
+	if (absolute(dso))
+		return true;
+	pm_dso__load(dso, NULL);
+	f = segments_file(dso);
+	if (!f || hi <= lo)
+		return true;
+	delta = pm_segments__offset_to_addr(f->segs, f->nr_segs, lo) - lo;
+	for (size_t i = 0; i < f->nr_segs; i++) {
+		uint64_t at[2] = { f->segs[i].offset,
+				   f->segs[i].offset + f->segs[i].filesz };
+
+		for (size_t k = 0; k < 2; k++)
+			if (at[k] > lo && at[k] < hi &&
+			    pm_segments__offset_to_addr(f->segs, f->nr_segs,
+							at[k]) - at[k] != delta)
+				return false;
+	}
+	return true;
 }
 
 uint64_t pm_dso__map_ip(struct pm_dso *dso, uint64_t map_start,

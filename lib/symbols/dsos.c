@@ -122,6 +122,7 @@ static struct pm_dso *find_or_add(struct pm_dsos *dsos, const char *filename)
 	if (!pm_hash__empty(&dsos->index, s))
 		return dsos->list[pm_hash__at(&dsos->index, s)];
 	dso = pm_dso__new(dsos->ctx, name);
+	dso->seq = dsos->nr;
 	pm_hash__reserve(&dsos->index, dsos->nr, name_hash, dsos->list);
 	s = PM_HASH_FIND(&dsos->index, h, i, false);
 	PM_GROW(dsos->list, dsos->alloc, dsos->nr + 1);

@@ -22,6 +22,9 @@ struct pm_kmodule {
 };
 
 struct pm_kallsyms {
+	/* a copy of the file, each name ended in place: the tables'
+	 * names point into it */
+	char *names;
 	struct pm_symtab *funcs, *data;
 	struct pm_kmodule *mods;
 	size_t nr_mods, alloc_mods;
@@ -50,31 +53,51 @@ static struct pm_symtab *module_tab(struct pm_kallsyms *ks, const char *name,
 	m->name[len + 1] = ']';
 	m->name[len + 2] = '\0';
 	m->funcs = pm_symtab__new(false);
+	pm_symtab__borrow_names(m->funcs);
 	return m->funcs;
 }
 
+/* (no locale lookup: this runs for every character of 120k addresses) */
 static int hexval(int c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
-	c = tolower(c);
+	c |= 0x20;		/* ASCII upper to lower case */
 	if (c >= 'a' && c <= 'f')
 		return c - 'a' + 10;
 	return -1;
 }
 
-int pm_kallsyms__parse(const char *buf, size_t len, const char *what,
+/* The kernel's section markers, kept apart from the tables. */
+static void note_marker(struct pm_kallsyms *ks, const char *name,
+			uint64_t addr)
+{
+	if (!strcmp(name, "_text"))
+		ks->text = addr;
+	else if (!strcmp(name, "_stext"))
+		ks->stext = addr;
+	else if (!strcmp(name, "_sinittext"))
+		ks->sinittext = addr;
+	else if (!strcmp(name, "_einittext"))
+		ks->einittext = addr;
+}
+
+/* Parse `names`, len bytes and one more to spare, which ks then owns
+ * (freed with it, or here on error). */
+static int parse_owned(char *names, size_t len, const char *what,
 		       struct pm_kallsyms **out, struct pm_error *err)
 {
 	struct pm_kallsyms *ks = pm_zalloc(sizeof(*ks));
-	const char *p = buf, *end = buf + len;
+	const char *buf = names, *p = buf, *end = buf + len;
 	size_t lineno = 0, nr = 0;
 	bool nonzero = false;
-	char *name = NULL;
-	size_t name_alloc = 0;
+	char *name;
 
+	ks->names = names;
 	ks->funcs = pm_symtab__new(false);
 	ks->data = pm_symtab__new(false);
+	pm_symtab__borrow_names(ks->funcs);
+	pm_symtab__borrow_names(ks->data);
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		const char *q = p, *ns, *ne, *ms = NULL, *me = NULL;
@@ -88,8 +111,8 @@ int pm_kallsyms__parse(const char *buf, size_t len, const char *what,
 			p = eol + 1;
 			continue;
 		}
-		for (; q < eol && hexval(*q) >= 0; q++, digits++)
-			addr = addr << 4 | (uint64_t)hexval(*q);
+		for (int h; q < eol && (h = hexval(*q)) >= 0; q++, digits++)
+			addr = addr << 4 | (uint64_t)h;
 		if (!digits || digits > 16 || q >= eol || *q != ' ')
 			goto bad;
 		q++;
@@ -118,11 +141,9 @@ int pm_kallsyms__parse(const char *buf, size_t len, const char *what,
 			me = r - 1;
 		}
 
-		if ((size_t)(ne - ns) + 1 > name_alloc) {
-			name_alloc = (size_t)(ne - ns) + 1;
-			name = pm_realloc(name, name_alloc);
-		}
-		memcpy(name, ns, (size_t)(ne - ns));
+		/* (what ends the name is past it: a blank, the newline, or
+		 * the copy's extra byte) */
+		name = ks->names + (ns - buf);
 		name[ne - ns] = '\0';
 		nr++;
 		if (addr)
@@ -137,14 +158,8 @@ int pm_kallsyms__parse(const char *buf, size_t len, const char *what,
 				       type == 'T' ? PM_BIND_GLOBAL :
 				       type == 't' ? PM_BIND_LOCAL :
 				       PM_BIND_WEAK, name);
-			if (!ms && !strcmp(name, "_text"))
-				ks->text = addr;
-			if (!ms && !strcmp(name, "_stext"))
-				ks->stext = addr;
-			if (!ms && !strcmp(name, "_sinittext"))
-				ks->sinittext = addr;
-			if (!ms && !strcmp(name, "_einittext"))
-				ks->einittext = addr;
+			if (!ms && name[0] == '_')
+				note_marker(ks, name, addr);
 			break;
 		}
 		case 'd': case 'D': case 'b': case 'B':
@@ -161,13 +176,11 @@ int pm_kallsyms__parse(const char *buf, size_t len, const char *what,
 		p = eol + 1;
 		continue;
 bad:
-		free(name);
 		pm_kallsyms__delete(ks);
 		return pm_error__at(err, PM_EFORMAT, lineno,
 				    "%s: line %zu: not a kallsyms line", what,
 				    lineno);
 	}
-	free(name);
 	if (!nr || !nonzero) {
 		pm_kallsyms__delete(ks);
 		return pm_error__fmt(err, PM_EFORMAT, nr ?
@@ -182,6 +195,15 @@ bad:
 	return 0;
 }
 
+int pm_kallsyms__parse(const char *buf, size_t len, const char *what,
+		       struct pm_kallsyms **out, struct pm_error *err)
+{
+	char *names = pm_malloc(len + 1);
+
+	memcpy(names, buf, len);
+	return parse_owned(names, len, what, out, err);
+}
+
 int pm_kallsyms__load(const char *path, struct pm_kallsyms **out,
 		      struct pm_error *err)
 {
@@ -194,9 +216,7 @@ int pm_kallsyms__load(const char *path, struct pm_kallsyms **out,
 	r = pm_read_file(path, &buf, &len, err);
 	if (r < 0)
 		return r;
-	r = pm_kallsyms__parse(buf, len, path, out, err);
-	free(buf);
-	return r;
+	return parse_owned(buf, len, path, out, err);	/* (one byte spare) */
 }
 
 void pm_kallsyms__delete(struct pm_kallsyms *ks)
@@ -210,6 +230,7 @@ void pm_kallsyms__delete(struct pm_kallsyms *ks)
 		pm_symtab__delete(ks->mods[i].funcs);
 	}
 	free(ks->mods);
+	free(ks->names);
 	free(ks);
 }
 

@@ -29,6 +29,7 @@ struct pm_symtab {
 	uint64_t *starts, *max_end;
 	bool demangle;
 	bool finished;
+	bool borrowed;		/* raw names are the caller's, not copies */
 };
 
 /* How far a lookup walks back for a symbol that encloses a smaller one. */
@@ -43,12 +44,19 @@ struct pm_symtab *pm_symtab__new(bool demangle)
 	return tab;
 }
 
-static void free_names(struct pm_symbol *s)
+static void free_names(const struct pm_symtab *tab, struct pm_symbol *s)
 {
 	if (s->name != s->raw_name)
 		free((char *)s->name);
-	free((char *)s->raw_name);
+	if (!tab->borrowed)
+		free((char *)s->raw_name);
 	s->name = s->raw_name = NULL;
+}
+
+void pm_symtab__borrow_names(struct pm_symtab *tab)
+{
+	if (!tab->nr)
+		tab->borrowed = true;
 }
 
 void pm_symtab__delete(struct pm_symtab *tab)
@@ -56,7 +64,7 @@ void pm_symtab__delete(struct pm_symtab *tab)
 	if (!tab)
 		return;
 	for (size_t i = 0; i < tab->nr; i++)
-		free_names(&tab->syms[i]);
+		free_names(tab, &tab->syms[i]);
 	free(tab->syms);
 	free(tab->starts);
 	free(tab->max_end);
@@ -78,7 +86,9 @@ void pm_symtab__add(struct pm_symtab *tab, uint64_t start, uint64_t size,
 	/* end == start marks "size unknown" until finish(); clamp overflow */
 	s->end = start + size < start ? UINT64_MAX : start + size;
 	s->sized = size != 0;
-	s->raw_name = pm_strdup(name ? name : "");
+	if (!name)
+		name = "";
+	s->raw_name = tab->borrowed ? name : pm_strdup(name);
 	s->name = s->raw_name;
 	s->type = (uint8_t)type;
 	s->bind = (uint8_t)bind;
@@ -102,6 +112,15 @@ static int cmp_start(const void *a, const void *b)
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Already in cmp_start's order (kallsyms mostly is): no sort needed. */
+static bool sorted(const struct pm_symtab *tab)
+{
+	for (size_t i = 1; i < tab->nr; i++)
+		if (cmp_start(&tab->syms[i - 1], &tab->syms[i]) > 0)
+			return false;
+	return true;
 }
 
 static size_t underscores(const char *s)
@@ -178,7 +197,8 @@ void pm_symtab__finish(struct pm_symtab *tab)
 	tab->finished = true;
 	if (!tab->nr)
 		return;
-	qsort(tab->syms, tab->nr, sizeof(*tab->syms), cmp_start);
+	if (!sorted(tab))
+		qsort(tab->syms, tab->nr, sizeof(*tab->syms), cmp_start);
 
 	/* fold aliases: one symbol per start address */
 	out = 0;
@@ -205,7 +225,7 @@ void pm_symtab__finish(struct pm_symtab *tab)
 				}
 		for (k = i; k < j; k++)
 			if (k != best)
-				free_names(&tab->syms[k]);
+				free_names(tab, &tab->syms[k]);
 		tab->syms[out++] = *keep;
 		i = j;
 	}

@@ -5,7 +5,10 @@
  * layout is perf's, so that what reads perf's text reads this: a left
  * margin of 12 columns, each depth 11 wide, '|' where a level goes on
  * below, "--VALUE--" where a branch starts, "---" before the one chain a
- * row starts with. Lines end without blanks.
+ * row starts with, a remainder node (PM_COLF_TREE_REST) last among its
+ * siblings with no separator line before it, the pipe of a level going
+ * on past its last node when more is left (PM_COLF_TREE_MORE). Lines end
+ * without blanks.
  */
 #include <string.h>
 
@@ -14,7 +17,7 @@
 
 struct graph {
 	const struct pm_table *root;
-	int name_col, value_col, weight_col;
+	int name_col, value_col, weight_col, rest_col, more_col;
 	struct pm_strbuf *sb;
 	struct pm_strbuf line;
 };
@@ -62,6 +65,17 @@ static void pipes_line(struct graph *g, int depth, unsigned long mask, int left)
 		pm_strbuf__adds(&g->line, mask & (1UL << i) ? "|          "
 							    : "           ");
 	end_line(g);
+}
+
+/* A bool cell of column col that is true. */
+static bool is_set(const struct pm_table *t, size_t r, int col)
+{
+	const struct pm_table_cell *c;
+
+	if (col < 0)
+		return false;
+	c = pm_table__cell(t, r, (size_t)col);
+	return c->state == PM_CELL_VALUE && c->v.b;
 }
 
 static uint64_t weight(const struct graph *g, const struct pm_table *t, size_t r)
@@ -140,9 +154,11 @@ static void branches(struct graph *g, const struct pm_table *kids, int depth,
 		unsigned long m = mask;
 		const struct pm_table *sub;
 
-		if (r + 1 == kids->nr_rows)
+		/* the last keeps the pipe when more of the parent is left */
+		if (r + 1 == kids->nr_rows && !is_set(kids, r, g->more_col))
 			m &= ~(1UL << (depth - 1));
-		pipes_line(g, depth, mask, left);
+		if (!is_set(kids, r, g->rest_col))
+			pipes_line(g, depth, mask, left);
 		sub = frames(g, kids, r, depth, m, left);
 		if (sub)
 			branches(g, sub, depth + 1, m | (1UL << depth), left);
@@ -230,6 +246,8 @@ void pm_table__call_graph_text(const struct pm_table *t, size_t row,
 		.name_col = flagged_col(t, PM_COLF_TREE),
 		.value_col = flagged_col(t, PM_COLF_TREE_VALUE),
 		.weight_col = flagged_col(t, PM_COLF_TREE_WEIGHT),
+		.rest_col = flagged_col(t, PM_COLF_TREE_REST),
+		.more_col = flagged_col(t, PM_COLF_TREE_MORE),
 	};
 
 	if (!kids || !kids->nr_rows)

@@ -40,6 +40,12 @@ struct uw_module {
 	bool has_eh_frame;		/* then no debug file for .debug_frame */
 	struct uw_load *loads;
 	size_t nr_loads;
+	/* the bias of the sample's latest value in an executable mapping
+	 * of the file, when exec_sample is the sample's number */
+	uint64_t exec_bias, exec_sample;
+	/* for the memo: what in->one_bias said for these maps */
+	uint64_t bias_version;
+	bool one_bias;
 };
 
 /* The files of one architecture: a Dwfl and what was reported to it. */
@@ -112,6 +118,11 @@ struct uw_current {
 	size_t nr, max;
 	struct uw_moved moved[32];	/* most recent first */
 	size_t nr_moved;
+	/* files frames were moved back from (by an executable mapping's
+	 * bias), for the memo; odd: one was not */
+	const struct uw_module *framed[8];
+	size_t nr_framed;
+	bool framed_odd;
 	struct uw_seen seen[16];	/* mappings (and holes) found for this sample */
 	size_t nr_seen, next_seen, last_seen;
 	bool limit;
@@ -119,10 +130,36 @@ struct uw_current {
 	struct pm_error err;
 };
 
+/* ---- the chain memo (memo.c) ---- */
+
+/* An input the cached unwinder read: a sampled register or a stack word. */
+struct uw_input {
+	bool stack;		/* a stack word at offset `at` from the sp;
+				   else perf register `at` */
+	bool used;		/* the unwind depended on its value */
+	uint32_t at;
+	uint64_t value;
+};
+
+#define UW_TAPE_MAX 512
+
+/* What the sample being unwound on cached rules read, while recorded. */
+struct uw_tape {
+	bool on;
+	bool full;		/* an input went unrecorded: no memo */
+	size_t nr;
+	struct uw_input v[UW_TAPE_MAX];
+};
+
 struct pm_unwinder {
 	struct uw_space *spaces[2];	/* by machine and byte order */
 	size_t nr_spaces;
 	struct uw_current cur;
+	uint64_t sample_no;		/* counts pm_unwinder__unwind() calls */
+	struct uw_tape tape;
+	struct pm_keymap memo;		/* struct uw_memo_key -> entries */
+	size_t memo_bytes;
+	bool no_memo;			/* pm_unwinder__set_memo(u, false) */
 	uint64_t seen_version;		/* cur.seen holds for these maps */
 	struct pm_unwind_stats stats;
 	enum pm_unwind_mode mode;
@@ -168,6 +205,24 @@ bool pm_uw_memory_read(struct pm_unwinder *u, uint64_t addr, uint64_t *val);
  * libdwfl must unwind it (u->cur is then to be started afresh). */
 bool pm_uw_unwind_cached(struct pm_unwinder *u);
 void pm_uw_free_rules(struct uw_space *sp);
+
+/* An input read: its index on the tape, or -1 (no tape, or it is full). */
+int pm_uw_tape_add(struct pm_unwinder *u, bool stack, uint32_t at,
+		   uint64_t value);
+/* The unwind depends on input src's value (-1: on none). */
+static inline void pm_uw_tape_use(struct pm_unwinder *u, int src)
+{
+	if (src >= 0)
+		u->tape.v[src].used = true;
+}
+/* u->cur's sample as an earlier one with the same inputs unwound: true
+ * and u->cur's frames, limit, failed and err set; false: unwind it. */
+bool pm_uw_memo_find(struct pm_unwinder *u);
+/* Start the tape for u->cur's sample. */
+void pm_uw_memo_record(struct pm_unwinder *u);
+/* Keep u->cur's result for the inputs on the tape, and stop it. */
+void pm_uw_memo_add(struct pm_unwinder *u);
+void pm_uw_memo_free(struct pm_unwinder *u);
 
 /* ---- modules and places (modules.c) ---- */
 

@@ -341,7 +341,31 @@ uint64_t pm_uw_place(struct pm_unwinder *u, uint64_t v)
 	}
 	elf = pm_dso__map_ip(e->map.dso, e->map.start, e->map.pgoff, v);
 	note_moved(&u->cur, e->m, v - elf);
+	if (e->map.exec) {
+		e->m->exec_bias = v - elf;
+		e->m->exec_sample = u->sample_no;
+	}
 	return elf + e->m->bias;
+}
+
+/* Remember that a frame was moved back through m (for the memo). */
+static void note_framed(struct uw_current *c, const struct uw_module *m,
+			bool by_exec)
+{
+	size_t i;
+
+	if (!by_exec) {
+		c->framed_odd = true;
+		return;
+	}
+	for (i = 0; i < c->nr_framed && c->framed[i] != m; i++)
+		;
+	if (i == c->nr_framed) {
+		if (i == PM_ARRAY_SIZE(c->framed))
+			c->framed_odd = true;
+		else
+			c->framed[c->nr_framed++] = m;
+	}
 }
 
 uint64_t pm_uw_unplace(struct pm_unwinder *u, uint64_t v)
@@ -351,6 +375,13 @@ uint64_t pm_uw_unplace(struct pm_unwinder *u, uint64_t v)
 
 	if (!m)
 		return v;	/* never moved: a runtime address already */
+	/* code is in executable mappings: the bias of the latest value in
+	 * one, else of the latest value anywhere in the file */
+	if (m->exec_sample == u->sample_no) {
+		note_framed(c, m, true);
+		return v - m->bias + m->exec_bias;
+	}
+	note_framed(c, m, false);
 	for (size_t i = 0; i < c->nr_moved; i++)
 		if (c->moved[i].m == m)
 			return v - m->bias + c->moved[i].runtime_bias;

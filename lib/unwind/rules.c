@@ -51,11 +51,14 @@ static unsigned int frame_nregs(uint16_t machine)
 
 enum uw_pc_state { PC_ERROR, PC_SET, PC_UNDEFINED };
 
-/* A frame's registers as libdwfl keeps them (Dwfl_Frame). */
+/* A frame's registers as libdwfl keeps them (Dwfl_Frame), and for the
+ * chain memo the input each value came from (-1: none, memo.c). */
 struct uw_state {
 	uint64_t regs[UW_MAX_REGS];
+	int16_t src[UW_MAX_REGS];
 	uint64_t set[(UW_MAX_REGS + 63) / 64];
 	uint64_t pc;
+	int pc_src;
 	enum uw_pc_state pc_state;
 	bool initial, signal;
 };
@@ -65,10 +68,23 @@ static bool reg_isset(const struct uw_state *s, unsigned int r)
 	return r < UW_MAX_REGS && (s->set[r / 64] >> (r % 64) & 1);
 }
 
-static void reg_set(struct uw_state *s, unsigned int r, uint64_t v)
+static void reg_set(struct uw_state *s, unsigned int r, uint64_t v, int src)
 {
 	s->set[r / 64] |= 1ULL << (r % 64);
 	s->regs[r] = v;
+	s->src[r] = (int16_t)src;
+}
+
+/* The input a stack word read at addr is, for the memo (memory_read
+ * takes the stack bytes first; anything else is a file's, fixed). */
+static int stack_src(struct pm_unwinder *u, uint64_t addr)
+{
+	const struct uw_current *c = &u->cur;
+	uint64_t v;
+
+	if (!u->tape.on || !pm_uw_stack_word(c->in, c->sp, addr, &v))
+		return -1;
+	return pm_uw_tape_add(u, true, (uint32_t)(addr - c->sp), v);
 }
 
 /* ---- libdw's rules, kept ---- */
@@ -234,6 +250,8 @@ enum step_result {
  */
 static enum step_result no_cfi(struct pm_unwinder *u, const struct uw_state *s)
 {
+	if (reg_isset(s, X86_64_RBP))
+		pm_uw_tape_use(u, s->src[X86_64_RBP]);
 	if (u->cur.in->machine == PM_EM_X86_64 &&
 	    (!reg_isset(s, X86_64_RBP) || !s->regs[X86_64_RBP]))
 		return STEP_FAILED;
@@ -250,6 +268,7 @@ static enum step_result step(struct pm_unwinder *u, const struct uw_state *s,
 	uint64_t pc = s->pc, cfa = 0;
 	bool cfa_ok;
 
+	pm_uw_tape_use(u, s->pc_src);
 	if (!s->initial && !s->signal)
 		pc--;
 	m = pm_uw_module_at(sp, pc);
@@ -261,12 +280,15 @@ static enum step_result step(struct pm_unwinder *u, const struct uw_state *s,
 	if (!r->plain)
 		return STEP_LIBDWFL;
 	memset(t->set, 0, sizeof(t->set));
+	t->pc_src = -1;
 	t->initial = false;
 	t->signal = r->signal;
 	t->pc_state = r->ra_undefined ? PC_UNDEFINED : PC_ERROR;
 	cfa_ok = r->cfa_ok && r->cfa_reg < nregs && reg_isset(s, (unsigned int)r->cfa_reg);
-	if (cfa_ok)
+	if (cfa_ok) {
 		cfa = s->regs[r->cfa_reg] + r->cfa_off;
+		pm_uw_tape_use(u, s->src[r->cfa_reg]);
+	}
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct uw_reg_rule *e = &r->regs[i];
 		uint64_t v;
@@ -274,25 +296,30 @@ static enum step_result step(struct pm_unwinder *u, const struct uw_state *s,
 		switch (e->kind) {
 		case UW_RULE_SAME:
 			if (reg_isset(s, e->regno))
-				reg_set(t, e->regno, s->regs[e->regno]);
+				reg_set(t, e->regno, s->regs[e->regno],
+					s->src[e->regno]);
 			break;
 		case UW_RULE_AT_CFA:
 			if (cfa_ok && pm_uw_memory_read(u, cfa + e->value, &v))
-				reg_set(t, e->regno, v);
+				reg_set(t, e->regno, v,
+					stack_src(u, cfa + e->value));
 			break;
 		case UW_RULE_CFA_PLUS:
 			if (cfa_ok)
-				reg_set(t, e->regno, cfa + e->value);
+				reg_set(t, e->regno, cfa + e->value, -1);
 			break;
 		case UW_RULE_REGISTER:
 			if (e->value < nregs && reg_isset(s, (unsigned int)e->value))
-				reg_set(t, e->regno, s->regs[e->value]);
+				reg_set(t, e->regno, s->regs[e->value],
+					s->src[e->value]);
 			break;
 		}
 	}
 	if (t->pc_state == PC_ERROR) {
 		if (reg_isset(t, r->ra)) {
 			t->pc = t->regs[r->ra];
+			t->pc_src = t->src[r->ra];
+			pm_uw_tape_use(u, t->pc_src);
 			t->pc_state = t->pc ? PC_SET : PC_UNDEFINED;
 		} else {
 			t->pc_state = PC_UNDEFINED;
@@ -313,20 +340,27 @@ static bool initial_state(struct pm_unwinder *u, struct uw_state *s)
 	s->signal = false;
 	switch (in->machine) {
 	case PM_EM_X86_64:
-		for (unsigned int i = 0; i <= X86_64_RA; i++)
-			if (pm_uw_reg(in->regs, pm_uw_x86_64_perf_reg(i), &v))
-				reg_set(s, i, pm_uw_place(u, v));
+		for (unsigned int i = 0; i <= X86_64_RA; i++) {
+			unsigned int perf = pm_uw_x86_64_perf_reg(i);
+
+			if (pm_uw_reg(in->regs, perf, &v))
+				reg_set(s, i, pm_uw_place(u, v),
+					pm_uw_tape_add(u, false, perf, v));
+		}
 		if (!reg_isset(s, X86_64_RA))
 			return false;
 		s->pc = s->regs[X86_64_RA];
+		s->pc_src = s->src[X86_64_RA];
 		break;
 	case PM_EM_AARCH64:
 		for (unsigned int i = 0; i <= PM_UW_ARM64_SP; i++)
 			if (pm_uw_reg(in->regs, i, &v))
-				reg_set(s, i, pm_uw_place(u, v));
+				reg_set(s, i, pm_uw_place(u, v),
+					pm_uw_tape_add(u, false, i, v));
 		if (!pm_uw_reg(in->regs, PM_UW_ARM64_PC, &v))
 			return false;
 		s->pc = pm_uw_place(u, v);
+		s->pc_src = pm_uw_tape_add(u, false, PM_UW_ARM64_PC, v);
 		break;
 	default:
 		return false;
@@ -342,6 +376,7 @@ static bool emit(struct pm_unwinder *u, const struct uw_state *s,
 	struct uw_current *c = &u->cur;
 	uint64_t pc = s->pc;
 
+	pm_uw_tape_use(u, s->pc_src);
 	if (!pc)
 		return false;
 	pc = pm_uw_unplace(u, pc);

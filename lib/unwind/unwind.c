@@ -259,12 +259,21 @@ static void unwind_libdwfl(struct pm_unwinder *u)
 /* On cached rules where every step has plain ones, else libdwfl. */
 static void unwind_cached(struct pm_unwinder *u)
 {
-	struct uw_current saved = u->cur;
+	struct uw_current saved;
 
+	if (pm_uw_memo_find(u)) {
+		u->stats.cached++;
+		u->stats.memo++;
+		return;
+	}
+	saved = u->cur;
+	pm_uw_memo_record(u);
 	if (pm_uw_unwind_cached(u)) {
+		pm_uw_memo_add(u);
 		u->stats.cached++;
 		return;
 	}
+	u->tape.on = false;
 	u->cur = saved;
 	unwind_libdwfl(u);
 }
@@ -335,6 +344,7 @@ size_t pm_unwinder__unwind(struct pm_unwinder *u,
 	uint64_t pc, sp;
 
 	u->stats.samples++;
+	u->sample_no++;
 	if (!max)
 		return no_input(u, res, "no room for frames");
 	if (!in->stack || !in->stack_size)
@@ -378,6 +388,11 @@ void pm_unwinder__set_mode(struct pm_unwinder *u, enum pm_unwind_mode mode)
 	u->mode = mode;
 }
 
+void pm_unwinder__set_memo(struct pm_unwinder *u, bool on)
+{
+	u->no_memo = !on;
+}
+
 const char *pm_unwinder__mismatch(const struct pm_unwinder *u)
 {
 	return u->mismatch[0] ? u->mismatch : NULL;
@@ -397,6 +412,7 @@ void pm_unwinder__delete(struct pm_unwinder *u)
 		space_free(u->spaces[i]);
 	for (size_t i = 0; i < u->nr_arch; i++)
 		elf_end(u->arch[i].elf);
+	pm_uw_memo_free(u);
 	free(u);
 }
 

@@ -4,9 +4,11 @@
 # structure built with frame pointers (perf record -g), three threads on
 # two CPUs, a process that forks and execs a child of another name, and
 # the threads unwound from --call-graph dwarf. The trees of -g graph,
-# fractal, caller and callee, -G and --max-stack are perf's (the same
-# paths with the same shares: tests/tools/cg_tree.py), flat and folded
-# give perf's chains, JSON nests perf's trees; each filter (-C, --time
+# fractal, caller and callee, -G and --max-stack are perf's line for line
+# (the same paths with the same shares, siblings in perf's order, the
+# same remainder lines, pipes and separators: tests/tools/cg_tree.py
+# --text), flat and folded give perf's chains in perf's order, JSON nests
+# perf's trees in order; each filter (-C, --time
 # ranges and percent slices, --pid, --tid, --comm, --dsos, --symbols,
 # -U, --percentage relative) gives the rows perf gives with it.
 . "$(dirname "$0")/../lib.sh"
@@ -34,16 +36,21 @@ rec() {	# rec NAME ARGS...: perf record -e cpu-clock ARGS into NAME.data
 # tree NAME CHECK OPTS...: pmprof report OPTS's trees (text and JSON) are
 # perf report --stdio OPTS's.
 tree() {
-	local name=$1 what=$2 t="$TMP/$1.$RANDOM"
+	local name=$1 what=$2 t="$TMP/$1.$RANDOM" v=percent
 	shift 2
+	case " $* " in
+	*,count\ *|*,count,*) v=count ;;
+	*,period\ *|*,period,*) v=period ;;
+	esac
 	perf report -i "$TMP/$name.data" --stdio --no-inline --sort dso,sym "$@" \
 		>"$t.perf" 2>/dev/null &&
 		"$PMPROF" report -i "$TMP/$name.data" "$@" >"$t.pmprof" 2>"$t.err" &&
 		"$PMPROF" report -i "$TMP/$name.data" "$@" --format json >"$t.json" 2>/dev/null ||
 		{ not_ok "$name: $what: a report failed: $(head -1 "$t.err")"; return; }
-	check "$name: $what: perf's trees" python3 "$cg" "$t.perf" "$t.pmprof"
-	check "$name: $what: perf's trees in JSON's nested nodes" \
-		python3 "$cg" --json "$t.perf" "$t.json"
+	check "$name: $what: perf's trees, line for line" \
+		python3 "$cg" --text "$t.perf" "$t.pmprof"
+	check "$name: $what: perf's trees in JSON's nested nodes, in order" \
+		python3 "$cg" --ordered --value "$v" --json "$t.perf" "$t.json"
 }
 
 # chains NAME CHECK OPTS...: flat or folded, perf's chains under each row.
@@ -54,7 +61,8 @@ chains() {
 		>"$t.perf" 2>/dev/null &&
 		"$PMPROF" report -i "$TMP/$name.data" "$@" >"$t.pmprof" 2>/dev/null ||
 		{ not_ok "$name: $what: a report failed"; return; }
-	check "$name: $what: perf's chains" python3 "$cg" --chains "$t.perf" "$t.pmprof"
+	check "$name: $what: perf's chains, in order" \
+		python3 "$cg" --ordered --chains "$t.perf" "$t.pmprof"
 }
 
 # rows NAME CHECK OPTS...: the rows (overhead, DSO, symbol) of perf report
@@ -192,7 +200,30 @@ fi
 if rec dwarf --call-graph dwarf -- "$fp" threads; then
 	tree dwarf "-g caller --children" --children -g caller
 	tree dwarf "-g fractal --no-children" --no-children -g fractal
+	# perf cuts the recorded (kernel) entries and the unwound ones each
+	# to --max-stack, the unwound to their innermost
+	tree dwarf "--max-stack 3 -g caller --children" --children -g caller --max-stack 3
+	tree dwarf "--max-stack 2 -g fractal --no-children" --no-children -g fractal,0 --max-stack 2
 	chains dwarf "-g folded --children" --children -g folded
+fi
+
+# A C++ program (templates, virtual calls, inlined steps), with frame
+# pointers and unwound from --call-graph dwarf: the trees of each mode.
+if command -v g++ >/dev/null &&
+   g++ -O2 -g -fno-omit-frame-pointer -o "$TMP/cg-cxx" "$TOP/tests/programs/unwind-cxx.cc"; then
+	for how in fp dwarf; do
+		case $how in
+		fp) rec cxx-$how -g -- "$TMP/cg-cxx" 15 || continue ;;
+		*) rec cxx-$how --call-graph dwarf -- "$TMP/cg-cxx" 15 || continue ;;
+		esac
+		for g in graph,0.5,caller fractal,0.5,callee fractal,0,caller,count graph,0,callee,3; do
+			tree cxx-$how "-g $g --children" --children -g "$g"
+			tree cxx-$how "-g $g --no-children" --no-children -g "$g"
+		done
+		chains cxx-$how "-g folded,0,caller --children" --children -g folded,0,caller
+	done
+else
+	skip "callgraph-perf: C++" "no g++"
 fi
 
 # metrics behind the sample filters: the CPUs' samples add up to all of

@@ -11,6 +11,17 @@
                                the same with B pmprof's JSON (-g, percent
                                values): rows by DSO and symbol, each
                                node's "callgraph" nested in its parent
+    cg_tree.py [--value percent|period|count] --json A.txt B.json
+                               -g's values other than percent
+    cg_tree.py --ordered [--value V] [--json|--chains] A B
+                               stricter: each row's tree the same in
+                               order too (siblings, "[...]" remainder
+                               lines where they are), chains in order
+    cg_tree.py --text A.txt B.txt
+                               strictest: each row's lines under it the
+                               same, character for character (pipes,
+                               separator lines), but for blanks at line
+                               ends and empty lines
 
 Both files are the text report of a call-graph view (perf's or pmprof's):
 a row line ("  12.34%  ...  dso  [.] name", known by its first
@@ -21,7 +32,9 @@ row's tree becomes its paths: the tuple of frame names from the top to
 each node, with the value of the branch it is on (None on the row's own
 single chain, whose value is the row's). Trees are compared as such sets
 of (path, value): the same paths with the same counts, whatever the
-order children are printed in.
+order children are printed in; --ordered compares them as nested lists
+(each branch's value, its frames and its branches in the order printed),
+and a difference shows as the first path where the two part.
 """
 import re
 import signal
@@ -122,6 +135,32 @@ def paths(node, prefix=(), value=None):
     return out
 
 
+def nested(node):
+    """The branches under node in order: (value, frames, branches) each,
+    perf's made-up cut frame left out."""
+    out = []
+    for k in node.kids:
+        frames = tuple(frame(f) for f in k.frames if f != PERF_CUT)
+        out.append((k.value, frames, nested(k)))
+    return out
+
+
+def first_difference(a, b, at=()):
+    """Where two nested() lists part: (path, what A has, what B has)."""
+    for i in range(max(len(a), len(b))):
+        if i >= len(a) or i >= len(b):
+            extra = (b if i >= len(a) else a)[i]
+            where = at + extra[1][:1]
+            return (where, extra[:2] if i < len(a) else None,
+                    extra[:2] if i < len(b) else None)
+        if a[i][:2] != b[i][:2]:
+            return at + a[i][1][:1], a[i][:2], b[i][:2]
+        d = first_difference(a[i][2], b[i][2], at + a[i][1])
+        if d:
+            return d
+    return None
+
+
 def bare(row):
     """A text row's key as DSO and symbol, without perf's "[.] " level."""
     parts = row.split(' ', 1)[1] if ' ' in row else row
@@ -132,8 +171,18 @@ def weight(n):
     return n.get('children_period', n.get('period'))
 
 
+VALUE = 'percent'
+
+
 def share(n):
-    return n['children'] if isinstance(n.get('children'), (int, float)) else n['overhead']
+    """A JSON node's branch value as text shows it (-g's percent, period
+    or count: VALUE)."""
+    if VALUE == 'count':
+        return '%d' % n['samples']
+    if VALUE == 'period':
+        return '%d' % n['period']
+    pct = n['children'] if isinstance(n.get('children'), (int, float)) else n['overhead']
+    return '%.2f%%' % pct
 
 
 def parse_json(path):
@@ -154,13 +203,16 @@ def parse_json(path):
                 node = Node(None, value)
                 parent.kids.append(node)
                 while True:
+                    if bool(n.get('remainder')) != (n['symbol'] == '[...]'):
+                        raise SystemExit('%s: row %s: "remainder" %s on %s'
+                                         % (path, key, n.get('remainder'), n['symbol']))
                     node.frames.append(n['symbol'])
                     kids = n.get('callgraph', [])
                     if len(kids) == 1 and weight(kids[0]) == weight(n):
                         n = kids[0]
                         continue
                     for k in kids:
-                        line(node, k, '%.2f%%' % share(k))
+                        line(node, k, share(k))
                     return
 
             kids = r.get('callgraph', [])
@@ -168,7 +220,7 @@ def parse_json(path):
                 line(root, kids[0], None)
             else:
                 for k in kids:
-                    line(root, k, '%.2f%%' % share(k))
+                    line(root, k, share(k))
     return rows, order
 
 
@@ -196,11 +248,51 @@ def parse_chains(path):
             cur.append(line.strip())
         else:
             raise SystemExit('%s: cannot read chain line: %r' % (path, line))
-    return {r: sorted(' | '.join(c) for c in v) for r, v in rows.items()}
+    return rows
+
+
+def row_lines(path):
+    """{row: [its graph lines]}: rows known as parse() knows them."""
+    rows, row = {}, None
+    for raw in open(path, encoding='utf-8', errors='replace'):
+        line = raw.rstrip()
+        if line.startswith('#'):
+            continue
+        if ROW.match(line) and '--' not in line.split('%')[0]:
+            # its keys: the words after the numbers (perf's and pmprof's
+            # columns of numbers differ)
+            words = line.split()
+            while words and re.match(r'^-?[0-9.]+%?$', words[0]):
+                words.pop(0)
+            row = ' '.join(words)
+            rows[row] = []
+        elif row is not None and line:
+            # perf 6.1 names the remainder with a flag it never set
+            rows[row].append(re.sub(r'\[\.\.\.\] \(inlined\)$', '[...]', line))
+    return rows
 
 
 def main(argv):
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if argv[1:2] == ['--text']:
+        a, b = row_lines(argv[2]), row_lines(argv[3])
+        bad = [r for r in a if a[r] != b.get(r)] + [r for r in b if r not in a]
+        for r in bad[:3]:
+            import difflib
+            print('row %s:' % r)
+            print('\n'.join(difflib.unified_diff(a.get(r, []), b.get(r, []),
+                                                argv[2], argv[3], lineterm='')))
+        if not any(a.values()):
+            print('no call graphs in %s' % argv[2])
+            return 1
+        return 1 if bad else 0
+    global VALUE
+    ordered = argv[1:2] == ['--ordered']
+    if ordered:
+        argv = argv[:1] + argv[2:]
+    if argv[1:2] == ['--value']:
+        VALUE = argv[2]
+        argv = argv[:1] + argv[3:]
     if argv[1:2] == ['--dump']:
         rows, order = parse(argv[2])
         for r in order:
@@ -210,6 +302,10 @@ def main(argv):
         return 0
     if argv[1:2] == ['--chains']:
         a, b = parse_chains(argv[2]), parse_chains(argv[3])
+        for rows in (a, b):
+            for r, v in rows.items():
+                v = [' | '.join(c) for c in v]
+                rows[r] = v if ordered else sorted(v)
         bad = [r for r in sorted(set(a) | set(b)) if a.get(r) != b.get(r)]
         for r in bad[:10]:
             print('row %s:\n   %s: %s\n   %s: %s' % (r, argv[2], a.get(r), argv[3], b.get(r)))
@@ -239,6 +335,13 @@ def main(argv):
             bad += 1
     for r in order_a:
         if r not in b:
+            continue
+        if ordered:
+            d = first_difference(nested(a[r]), nested(b[r]))
+            if d:
+                bad += 1
+                print('row %s: at %s:\n   %s: %s\n   %s: %s'
+                      % (r, ' > '.join(d[0]), argv[1], d[1], argv[2], d[2]))
             continue
         pa, pb = paths(a[r]), paths(b[r])
         if pa != pb:

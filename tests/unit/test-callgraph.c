@@ -147,7 +147,10 @@ static void test_merge_and_sort(void **state)
 	pm_cg__finish(root, &o, 60);
 	assert_int_equal(root->period, 60);
 	assert_int_equal(root->samples, 6);
-	assert_tree(root, "a(4)[b(4*)[d(2*) c(1*)]] c(1*) 0x9000(1)[0x9001(1*)]");
+	/* equal periods in perf's order, not the order they came in: the
+	 * greater key first (a function and an unresolved frame: by address,
+	 * c's 0x305 below 0x9000) */
+	assert_tree(root, "a(4)[b(4*)[d(2*) c(1*)]] 0x9000(1)[0x9001(1*)] c(1*)");
 	pm_cg__delete(root);
 }
 
@@ -192,7 +195,8 @@ static void test_prune(void **state)
 	add_path(root, "ab", 10);
 	add_path(root, "ac", 1);
 	pm_cg__finish(root, &o, 11);
-	assert_tree(root, "a(2)[b(1*) c(1*)]");
+	/* in key order (c's start above b's), as perf walks them */
+	assert_tree(root, "a(2)[c(1*) b(1*)]");
 	assert_int_equal(root->min_self, 1);	/* 10% of 11 */
 	pm_cg__delete(root);
 }
@@ -264,14 +268,15 @@ static void test_sample_paths(void **state)
 	assert_tree(r.tree[2], "c(1)[b(1)[a(1*)]]");
 	free_rows(&r);
 
-	/* children, caller order: a caller's row shows what it calls */
+	/* children, caller order: a caller's row shows what it calls
+	 * (d and c tie under b: d, the greater start, first) */
 	memset(&r, 0, sizeof(r));
 	feed(&r, "dcba", PM_CG_CALLER, true);
 	feed(&r, "dba", PM_CG_CALLER, true);
 	finish_rows(&r);
-	assert_tree(r.tree[3], "a(2)[b(2)[c(1)[d(1*)] d(1*)]]");
-	assert_tree(r.tree[0], "a(2)[b(2)[c(1)[d(1*)] d(1*)]]");
-	assert_tree(r.tree[1], "b(2)[c(1)[d(1*)] d(1*)]");
+	assert_tree(r.tree[3], "a(2)[b(2)[d(1*) c(1)[d(1*)]]]");
+	assert_tree(r.tree[0], "a(2)[b(2)[d(1*) c(1)[d(1*)]]]");
+	assert_tree(r.tree[1], "b(2)[d(1*) c(1)[d(1*)]]");
 	assert_tree(r.tree[2], "c(1)[d(1*)]");
 	free_rows(&r);
 
@@ -295,6 +300,32 @@ static void test_sample_paths(void **state)
 	assert_tree(r.tree[2], "c(2)[b(2*)[d(1*)]]");
 	assert_tree(r.tree[3], "a(1)[b(1)[c(1)[b(1)[d(1*)]]]]");
 	free_rows(&r);
+}
+
+/* The entries --max-stack keeps, as a string of 0s and 1s. */
+static const char *kept(size_t n, size_t recorded, size_t max, enum pm_cg_order order)
+{
+	static char buf[32];
+
+	for (size_t i = 0; i < n; i++)
+		buf[i] = pm_callgraph__keeps(i, n, recorded, max, order) ? '1' : '0';
+	buf[n] = '\0';
+	return buf;
+}
+
+static void test_max_stack(void **state)
+{
+	(void)state;
+	/* frame pointers: all recorded; the first max in display order */
+	assert_string_equal(kept(5, 5, 2, PM_CG_CALLEE), "11000");
+	assert_string_equal(kept(5, 5, 2, PM_CG_CALLER), "00011");
+	assert_string_equal(kept(5, 5, 0, PM_CG_CALLER), "11111");
+	/* dwarf: 3 recorded (kernel) entries, then 4 unwound: each part on
+	 * its own, the unwound ones to their innermost in either order */
+	assert_string_equal(kept(7, 3, 2, PM_CG_CALLEE), "1101100");
+	assert_string_equal(kept(7, 3, 2, PM_CG_CALLER), "0111100");
+	assert_string_equal(kept(7, 3, 5, PM_CG_CALLER), "1111111");
+	assert_string_equal(kept(4, 0, 3, PM_CG_CALLER), "1110");
 }
 
 /* ---- the view in text: perf's graph, flat and folded layouts ---- */
@@ -378,6 +409,65 @@ static void test_graph_text(void **state)
 	pm_table__delete(t);
 }
 
+/* graph_table's columns and the remainder's and more's (JSON only). */
+static struct pm_table *rest_table(void)
+{
+	struct pm_table *t = graph_table(PM_TABLE_CALL_GRAPH);
+
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "rest", .type = PM_COL_BOOL, .show = PM_SHOW_JSON,
+		.flags = PM_COLF_OPTIONAL | PM_COLF_TREE_REST });
+	pm_table__add_column(t, &(struct pm_table_column){
+		.name = "more", .type = PM_COL_BOOL, .show = PM_SHOW_JSON,
+		.flags = PM_COLF_OPTIONAL | PM_COLF_TREE_MORE });
+	return t;
+}
+
+static void test_graph_rest_text(void **state)
+{
+	struct pm_table *t = rest_table(), *k;
+	size_t r;
+	char *got;
+
+	(void)state;
+	/* perf's fractal remainder: after the last child, no separator line
+	 * before it, the last child's pipe going on to it */
+	k = pm_table__children(t, node(t, 100, 100, "[.] leaf"));
+	k = pm_table__children(k, node(k, 100, 100, "leaf"));
+	node(k, 50, 50, "a");
+	node(k, 30, 30, "b");
+	r = node(k, 20, 20, "[...]");
+	pm_table__set_bool(k, r, 3, true);
+	/* more left than shown, with no remainder to say so: the last
+	 * child's pipe goes on all the same */
+	k = pm_table__children(t, node(t, 100, 100, "[.] other"));
+	k = pm_table__children(k, node(k, 100, 100, "other"));
+	node(k, 60, 60, "c");
+	r = node(k, 40, 40, "d");
+	pm_table__set_bool(k, r, 4, true);
+	got = render_as(t, "text");
+	assert_string_equal(got,
+		"100.00%  100  [.] leaf\n"
+		"            |\n"
+		"            ---leaf\n"
+		"               |\n"
+		"               |--50.00%--a\n"
+		"               |\n"
+		"               |--30.00%--b\n"
+		"                --20.00%--[...]\n"
+		"\n"
+		"100.00%  100  [.] other\n"
+		"            |\n"
+		"            ---other\n"
+		"               |\n"
+		"               |--60.00%--c\n"
+		"               |\n"
+		"               |--40.00%--d\n"
+		"\n");
+	free(got);
+	pm_table__delete(t);
+}
+
 static void test_chains_text(void **state)
 {
 	struct pm_table *t = graph_table(PM_TABLE_CALL_CHAINS), *k;
@@ -431,7 +521,9 @@ int main(void)
 		cmocka_unit_test(test_merge_and_sort),
 		cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_sample_paths),
+		cmocka_unit_test(test_max_stack),
 		cmocka_unit_test(test_graph_text),
+		cmocka_unit_test(test_graph_rest_text),
 		cmocka_unit_test(test_chains_text),
 	};
 

@@ -297,6 +297,71 @@ static void test_kallsyms(void **state)
 	pm_kallsyms__delete(ks);
 }
 
+/*
+ * Borrowed names are the caller's pointers; the table sorts the same
+ * whether the symbols come in address order (no sort needed) or not.
+ */
+static void test_symtab_borrowed(void **state)
+{
+	static const char names[][4] = { "a", "b", "c", "b2" };
+	struct pm_symtab *in_order = pm_symtab__new(false);
+	struct pm_symtab *shuffled = pm_symtab__new(false);
+
+	(void)state;
+	pm_symtab__borrow_names(in_order);
+	pm_symtab__add(in_order, 0x1000, 0, PM_SYM_FUNC, PM_BIND_GLOBAL, names[0]);
+	pm_symtab__add(in_order, 0x2000, 0, PM_SYM_FUNC, PM_BIND_LOCAL, names[1]);
+	pm_symtab__add(in_order, 0x2000, 0, PM_SYM_FUNC, PM_BIND_GLOBAL, names[3]);
+	pm_symtab__add(in_order, 0x3000, 0x10, PM_SYM_FUNC, PM_BIND_GLOBAL, names[2]);
+	pm_symtab__add(shuffled, 0x3000, 0x10, PM_SYM_FUNC, PM_BIND_GLOBAL, names[2]);
+	pm_symtab__add(shuffled, 0x2000, 0, PM_SYM_FUNC, PM_BIND_LOCAL, names[1]);
+	pm_symtab__add(shuffled, 0x1000, 0, PM_SYM_FUNC, PM_BIND_GLOBAL, names[0]);
+	pm_symtab__add(shuffled, 0x2000, 0, PM_SYM_FUNC, PM_BIND_GLOBAL, names[3]);
+	pm_symtab__finish(in_order);
+	pm_symtab__finish(shuffled);
+	assert_int_equal(pm_symtab__nr(in_order), 3);
+	assert_int_equal(pm_symtab__nr(shuffled), 3);
+	assert_ptr_equal(pm_symtab__find(in_order, 0x1fff)->raw_name, names[0]);
+	/* the global alias wins at 0x2000, and b ends where c starts */
+	assert_ptr_equal(pm_symtab__find(in_order, 0x2fff)->raw_name, names[3]);
+	assert_string_equal(pm_symtab__find(shuffled, 0x2fff)->name, "b2");
+	assert_int_equal(pm_symtab__find(shuffled, 0x2000)->end, 0x3000);
+	assert_string_equal(pm_symtab__find(shuffled, 0x1000)->name, "a");
+	assert_null(pm_symtab__find(in_order, 0x3010));
+	/* copies in the other table: not the caller's pointers */
+	assert_ptr_not_equal(pm_symtab__find(shuffled, 0x1000)->raw_name, names[0]);
+	pm_symtab__delete(in_order);
+	pm_symtab__delete(shuffled);
+}
+
+/* kallsyms names outlive the text they were parsed from, which stays as
+ * it was; a last line without its newline keeps its whole name. */
+static void test_kallsyms_own_names(void **state)
+{
+	static const char text[] =
+		"ffffffff81000000 T _text\n"
+		"ffffffff81000100 t first_fn\n"
+		"ffffffffc0a00000 t mod_fn\t[mymod]\n"
+		"ffffffff81000200 T last_fn";
+	char *buf = strdup(text);
+	struct pm_kallsyms *ks;
+	struct pm_error err;
+
+	(void)state;
+	assert_int_equal(pm_kallsyms__parse(buf, strlen(buf), "test", &ks, &err), 0);
+	assert_string_equal(buf, text);
+	memset(buf, 'x', strlen(buf));
+	free(buf);
+	assert_string_equal(pm_symtab__find(pm_kallsyms__kernel(ks),
+					    0xffffffff81000150)->name, "first_fn");
+	assert_string_equal(pm_symtab__find(pm_kallsyms__kernel(ks),
+					    0xffffffff81000200)->name, "last_fn");
+	assert_string_equal(pm_symtab__find(pm_kallsyms__module(ks, "mymod"),
+					    0xffffffffc0a00000)->name, "mod_fn");
+	assert_int_equal(pm_kallsyms__addr(ks, "_text"), 0xffffffff81000000);
+	pm_kallsyms__delete(ks);
+}
+
 static void test_kallsyms_bad(void **state)
 {
 	static const char *const bad[] = {
@@ -602,6 +667,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_symtab_lookup),
+		cmocka_unit_test(test_symtab_borrowed),
+		cmocka_unit_test(test_kallsyms_own_names),
 		cmocka_unit_test(test_symtab_last_zero_size),
 		cmocka_unit_test(test_symtab_aliases),
 		cmocka_unit_test(test_symtab_nested),

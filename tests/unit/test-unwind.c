@@ -45,6 +45,7 @@
 
 struct snap_map {
 	uint64_t start, end, pgoff;
+	char perms[8];
 	char path[512];
 };
 
@@ -93,7 +94,6 @@ static void parse_snapshot(struct snap *s, const char *path)
 	assert_non_null(f);
 	while (fgets(line, (int)cap, f)) {
 		struct snap_map *m = &s->maps[s->nmaps];
-		char perms[8];
 		int idx;
 		uint64_t v;
 
@@ -107,7 +107,7 @@ static void parse_snapshot(struct snap *s, const char *path)
 			parse_stack(s, line);
 		} else if (s->nmaps < MAX_MAPS &&
 			   sscanf(line, "map %" SCNx64 " %" SCNx64 " %" SCNx64 " %7s %511s",
-				  &m->start, &m->end, &m->pgoff, perms, m->path) == 5) {
+				  &m->start, &m->end, &m->pgoff, m->perms, m->path) == 5) {
 			s->nmaps++;
 		} else if (s->nbt < MAX_BT &&
 			   sscanf(line, "bt %" SCNx64, &s->bt[s->nbt]) == 1) {
@@ -650,12 +650,212 @@ static void test_garbage_stack(void **state)
 	st_rmdir(dir);
 }
 
+/* ---- the chain memo ---- */
+
+#define MEMO_SAMPLES 8
+
+/* One sample of the memo recording: the snapshot's registers and stack
+ * but for what the case changes. */
+struct memo_sample {
+	uint32_t pid;
+	uint64_t regs[40];
+	uint8_t stack[DUMP_SIZE];
+};
+
+static void memo_mmaps(struct pm_kit *k, const struct snap *s, uint32_t pid)
+{
+	for (int i = 0; i < s->nmaps; i++) {
+		const struct snap_map *m = &s->maps[i];
+		uint32_t prot = (m->perms[0] == 'r' ? 1 : 0) |
+				(m->perms[1] == 'w' ? 2 : 0) |
+				(m->perms[2] == 'x' ? 4 : 0);
+
+		pm_kit__mmap_prot(k, pid, m->start, m->end - m->start, m->pgoff,
+				  prot, m->path);
+	}
+}
+
+static void memo_sample(struct pm_kit *k, int ev, const struct snap *s,
+			const struct memo_sample *ms, uint64_t time)
+{
+	uint64_t mask = regs_mask(s), vals[40];
+	struct pm_sample smp = { 0 };
+	uint32_t nr = 0;
+
+	for (int i = 0; i < 64; i++)
+		if (mask >> i & 1)
+			vals[nr++] = ms->regs[i];
+	smp.misc = PM_MISC_USER;
+	smp.ip = ms->regs[is_arm64(s) ? 32 : 8];
+	smp.pid = smp.tid = ms->pid;
+	smp.time = time;
+	smp.period = 250000;
+	smp.regs_user.abi = 2;
+	smp.regs_user.mask = mask;
+	smp.regs_user.nr = nr;
+	smp.regs_user.regs = vals;
+	smp.stack_user_size = DUMP_SIZE;
+	smp.stack_user = ms->stack;
+	smp.stack_user_dyn_size = s->size;
+	pm_kit__sample_full(k, ev, &smp);
+}
+
+/* The offset in the stack bytes of the word holding v, or -1. */
+static long stack_word_of(const struct snap *s, uint64_t v)
+{
+	for (uint64_t off = 0; off + 8 <= s->size; off += 8) {
+		uint64_t w;
+
+		memcpy(&w, s->stack + off, 8);
+		if (w == v)
+			return (long)off;
+	}
+	return -1;
+}
+
+struct memo_chain {
+	uint64_t ips[PM_UNWIND_MAX_FRAMES];
+	size_t n;
+};
+
+/* Every sample's call chain in one mode; the memo's hits. */
+static size_t memo_chains(const char *path, enum pm_unwind_mode mode,
+			  struct memo_chain *out, uint64_t *hits)
+{
+	struct pm_session_opts so = { .sz = sizeof(so), .host = PM_HOST_NO,
+				      .no_buildid_cache = true,
+				      .unwind_mode = mode };
+	struct pm_session *sess;
+	struct pm_error err = { 0 };
+	struct pm_record rec;
+	size_t nr = 0;
+	int ret;
+
+	assert_int_equal(pm_session__open(&sess, path, &so, &err), 0);
+	while ((ret = pm_reader__next(pm_session__reader(sess), &rec, &err)) > 0) {
+		const struct pm_addr_loc *cc;
+
+		if (pm_session__process(sess, &rec, &err) != 1)
+			continue;
+		assert_true(nr < MEMO_SAMPLES);
+		out[nr].n = pm_session__callchain(sess, &cc);
+		for (size_t i = 0; i < out[nr].n; i++)
+			out[nr].ips[i] = cc[i].ip;
+		nr++;
+	}
+	assert_int_equal(ret, 0);
+	*hits = pm_session__unwind_stats(sess)->memo;
+	pm_session__delete(sess);
+	return nr;
+}
+
+static bool same_chain(const struct memo_chain *a, const struct memo_chain *b)
+{
+	return a->n == b->n && !memcmp(a->ips, b->ips, a->n * sizeof(a->ips[0]));
+}
+
+/*
+ * Samples of the snapshot that differ in what the unwind reads, or in the
+ * maps they are read with, must not get an earlier sample's frames: each
+ * chain equals the one libdwfl unwinds step by step for it alone (no
+ * cached rules, no memo), and those differ from the first sample's. The
+ * one sample that differs only in a register the unwind does not use
+ * does get the memo's frames.
+ */
+static void test_memo(void **state)
+{
+	struct memo_chain memo[MEMO_SAMPLES], dwfl[MEMO_SAMPLES];
+	struct memo_sample *ms = calloc(MEMO_SAMPLES, sizeof(*ms));
+	struct snap *s = malloc(sizeof(*s));
+	char *dir, data[600];
+	struct pm_kit *k;
+	struct pm_kit_opts ko = { 0 };
+	uint64_t pc, hits, dwfl_hits;
+	long ra_off;
+	int ev, text = -1, n = 0;
+	size_t nr;
+
+	(void)state;
+	if (!cc_knows()) {
+		free(s);
+		free(ms);
+		skip();
+	}
+	dir = st_mkdtemp();
+	take_snapshot(s, dir, "cc", NULL);
+	pc = s->regs[is_arm64(s) ? 32 : 8];
+	for (int i = 0; i < s->nmaps; i++)
+		if (s->maps[i].start <= pc && pc < s->maps[i].end)
+			text = i;
+	assert_true(text >= 0);
+	ra_off = stack_word_of(s, s->bt[1]);	/* leaf's return address */
+	assert_true(ra_off >= 0);
+
+	snprintf(data, sizeof(data), "%s/memo.data", dir);
+	ko.arch = s->machine;
+	ko.path = data;
+	k = pm_kit__new_opts(&ko);
+	ev = pm_kit__event(k, "cpu-clock", PM_TYPE_SOFTWARE, 0,
+			   PM_SAMPLE_IP | PM_SAMPLE_TID | PM_SAMPLE_TIME |
+			   PM_SAMPLE_PERIOD | PM_SAMPLE_REGS_USER |
+			   PM_SAMPLE_STACK_USER, 250000);
+	pm_kit__attr(k, ev)->sample_regs_user = regs_mask(s);
+	pm_kit__attr(k, ev)->sample_stack_user = DUMP_SIZE;
+	pm_kit__comm(k, PID, PID, "unwind-snap");
+	pm_kit__comm(k, PID + 1, PID + 1, "other");
+	memo_mmaps(k, s, PID);
+	for (int i = 0; i < MEMO_SAMPLES; i++) {
+		ms[i].pid = PID;
+		memcpy(ms[i].regs, s->regs, sizeof(s->regs));
+		memcpy(ms[i].stack, s->stack, s->size);
+	}
+	/* 0: the snapshot; 1: a register the unwind does not use changed */
+	memo_sample(k, ev, s, &ms[n++], 1000);
+	ms[n].regs[0] ^= 0x5a5a;
+	memo_sample(k, ev, s, &ms[n++], 1001);
+	/* 2: leaf's return address is rec's caller's: another chain */
+	memcpy(ms[n].stack + ra_off, &s->bt[2], 8);
+	memo_sample(k, ev, s, &ms[n++], 1002);
+	/* 3: the same bytes in another process, which maps nothing */
+	ms[n].pid = PID + 1;
+	memo_sample(k, ev, s, &ms[n++], 1003);
+	/* 4: the program's code mapped over by anonymous memory */
+	pm_kit__mmap_prot(k, PID, s->maps[text].start,
+			  s->maps[text].end - s->maps[text].start, 0, 5, "//anon");
+	memo_sample(k, ev, s, &ms[n++], 1004);
+	/* 5: and the program back, one page off: other code at the pc */
+	pm_kit__mmap_prot(k, PID, s->maps[text].start,
+			  s->maps[text].end - s->maps[text].start,
+			  s->maps[text].pgoff + 4096, 5, s->maps[text].path);
+	memo_sample(k, ev, s, &ms[n++], 1005);
+	pm_kit__save(k, NULL);
+
+	nr = memo_chains(data, PM_UNWIND_CACHED, memo, &hits);
+	assert_int_equal(nr, (size_t)n);
+	assert_int_equal(memo_chains(data, PM_UNWIND_LIBDWFL, dwfl, &dwfl_hits), nr);
+	assert_int_equal(dwfl_hits, 0);
+	for (size_t i = 0; i < nr; i++)
+		if (!same_chain(&memo[i], &dwfl[i]))
+			fail_msg("sample %zu: %zu frames, libdwfl alone %zu; frame 1 %#" PRIx64 " against %#" PRIx64,
+				 i, memo[i].n, dwfl[i].n, memo[i].ips[1], dwfl[i].ips[1]);
+	/* the snapshot's real chain, and the cases really differ from it */
+	assert_int_equal(memo[0].n, (size_t)s->nbt);
+	assert_true(same_chain(&memo[1], &memo[0]));
+	for (size_t i = 2; i < nr; i++)
+		assert_false(same_chain(&memo[i], &memo[0]));
+	assert_int_equal(hits, 1);	/* sample 1 */
+	free(ms);
+	free(s);
+	st_rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_input),
 		cmocka_unit_test(test_native),
 		cmocka_unit_test(test_garbage_stack),
+		cmocka_unit_test(test_memo),
 		cmocka_unit_test(test_arm64),
 	};
 
