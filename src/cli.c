@@ -184,7 +184,9 @@ int pm_cmd__report(struct pm_cmd *c, const char *input,
 int pm_cmd__run(struct pm_cmd *c, const struct pm_analysis *a, void *x)
 {
 	struct pm_report *rep;
-	int status = pm_cmd__report(c, c->input, a, x, &rep);
+	const char *one = c->input;
+	int status = pm_cmd__report_inputs(c, c->nr_inputs ? c->inputs : &one,
+					   c->nr_inputs ? c->nr_inputs : 1, a, x, &rep);
 
 	if (status)
 		return status;

@@ -57,6 +57,11 @@ void pm_cli_warn(const char *where, const char *fmt, ...)
  */
 int pm_cli_evspec_error(int status, const char *spec, const struct pm_error *err);
 
+/* OPT_INPUTS' and --symfs' callbacks: a struct pm_cmd *. The last
+ * --symfs is the one of a command of one recording. */
+int pm_cli_inputs_cb(const struct pm_option *opt, const char *arg);
+int pm_cli_symfs_cb(const struct pm_option *opt, const char *arg);
+
 /* An OPT_CALLBACK for --format: a const struct pm_renderer **. */
 int pm_cli_format_cb(const struct pm_option *opt, const char *arg);
 
@@ -64,6 +69,10 @@ int pm_cli_format_cb(const struct pm_option *opt, const char *arg);
 struct pm_cmd {
 	const char *name;			/* the command, for messages */
 	const char *input;			/* -i, default perf.data */
+	const char **inputs;			/* OPT_INPUTS: every -i, in order */
+	size_t nr_inputs;
+	const char **symfs;			/* every --symfs, in order: the */
+	size_t nr_symfs;			/* Nth is the Nth -i's (a fleet) */
 	const struct pm_renderer *format;	/* --format, default table */
 	uint64_t top;				/* --top: rows kept per table */
 	struct pm_session_opts sopts;		/* --symfs --kallsyms -k --no-demangle */
@@ -82,6 +91,12 @@ struct pm_cmd {
 #define OPT_INPUT(c) \
 	OPT_INPUT_HELP(c, "input file name (default perf.data; - for standard input)")
 #define OPT_INPUT_HELP(c, h) OPT_STRING('i', "input", &(c)->input, "file", h)
+/* -i again and again: a fleet (pm_cmd__run adds the recordings up). */
+#define OPT_INPUTS(c) \
+	OPT_CALLBACK('i', "input", (c), "file", \
+		     "input file name (default perf.data; - for standard input); " \
+		     "again, or a directory of *.data files: their sum (a fleet)", \
+		     pm_cli_inputs_cb)
 #define OPT_TOP(c) \
 	OPT_U64(0, "top", &(c)->top, "n", "show the first N rows of each table")
 #define OPT_FORMAT(c) \
@@ -93,8 +108,9 @@ struct pm_cmd {
 		   "folded: weigh each stack by its samples (default), period, or an event's period")
 /* The options that say where symbols come from. */
 #define OPT_SYMBOL_SOURCES(c) \
-	OPT_STRING(0, "symfs", &(c)->sopts.symfs, "dir", \
-		   "look for files relative to this directory"), \
+	OPT_CALLBACK(0, "symfs", (c), "dir", \
+		     "look for files relative to this directory (again: one per -i, in order)", \
+		     pm_cli_symfs_cb), \
 	OPT_STRING(0, "kallsyms", &(c)->sopts.kallsyms, "file", \
 		   "kernel symbols from this file"), \
 	OPT_STRING('k', "vmlinux", &(c)->sopts.vmlinux, "file", \
@@ -128,7 +144,18 @@ int pm_cmd__parse(struct pm_cmd *c, int argc, const char **argv,
 bool pm_cmd__format_is(const struct pm_cmd *c, const char *const *names);
 
 /*
- * Open c->input, run the analysis x over it, keep c->top rows of each
+ * The recordings one -i (or BASE, NEW of diff) names: itself; for a
+ * directory without perf's "data" file (perf record -o DIR --threads
+ * writes one recording as a directory holding "data"), the entries in
+ * it named *.data, in name order. Appended to *list (pm_free_inputs()).
+ * 0, or an exit status, the error printed (no *.data in the directory).
+ */
+int pm_cli_expand_input(const char *path, char ***list, size_t *nr);
+void pm_free_inputs(char **list, size_t nr);
+
+/*
+ * Open c->input (every OPT_INPUTS recording: a fleet, added up by one
+ * analysis, pm_analysis__run_inputs()), run the analysis x over it, keep c->top rows of each
  * table, say the report's warnings and render it to standard output in
  * c->format. Returns the exit status (the error printed when not 0).
  */
@@ -142,6 +169,12 @@ int pm_cmd__run(struct pm_cmd *c, const struct pm_analysis *a, void *x);
  */
 int pm_cmd__report(struct pm_cmd *c, const char *input,
 		   const struct pm_analysis *a, void *x, struct pm_report **out);
+/* The same over several recordings, each opened with c's session
+ * options: a fleet's sum (inputs as -i names them: directories are
+ * expanded here). A bad input is named in the message. */
+int pm_cmd__report_inputs(struct pm_cmd *c, const char *const *inputs, size_t n,
+			  const struct pm_analysis *a, void *x,
+			  struct pm_report **out);
 
 /* pm_cmd__run() behind the filters fo sets (none set: as it): the samples
  * they leave out never reach x. A bad filter is a usage error. */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pmprof diff BASE NEW: two recordings compared function by function, as
- * perf diff: each side's analysis (hotspot, or metrics with --metrics)
+ * perf diff (either side may be a directory of *.data recordings, a
+ * fleet, added up before the comparison): each side's analysis (hotspot, or metrics with --metrics)
  * run through the command helper that opens every recording, then the
  * comparison of the two finished reports (lib/analysis/diff.c).
  */
@@ -13,6 +14,7 @@
 #include "pmprof/diff.h"
 #include "pmprof/hotspot.h"
 #include "pmprof/metrics.h"
+#include "pmprof/util.h"
 
 static const char *const diff_usage[] = {
 	"pmprof diff [-c delta,ratio,wdiff:B,N] [-s KEYS] [--confidence PCT] [--metrics]\n"
@@ -35,12 +37,12 @@ static int side_report(struct pm_cmd *c, const struct side_opts *so,
 	if (so->metrics) {
 		struct pm_metrics *m = pm_metrics__new(&so->mo);
 
-		status = pm_cmd__report(c, input, &pm_metrics_analysis, m, rep);
+		status = pm_cmd__report_inputs(c, &input, 1, &pm_metrics_analysis, m, rep);
 		pm_metrics__delete(m);
 	} else {
 		struct pm_hotspot *h = pm_hotspot__new(&so->ho);
 
-		status = pm_cmd__report(c, input, &pm_hotspot_analysis, h, rep);
+		status = pm_cmd__report_inputs(c, &input, 1, &pm_hotspot_analysis, h, rep);
 		pm_hotspot__delete(h);
 	}
 	return status;
@@ -78,6 +80,7 @@ int cmd_diff(int argc, const char **argv)
 	struct pm_report *base = NULL, *new = NULL, *rep = NULL;
 	struct pm_error err = { 0 };
 	int status, nargs;
+	size_t nr_symfs;
 
 	status = pm_cmd__parse(&c, argc, argv, options, diff_usage, &nargs);
 	if (status >= 0)
@@ -107,9 +110,18 @@ int cmd_diff(int argc, const char **argv)
 	c.ropts.no_header = c.ropts.no_comments = quiet;
 	/* the folded lines are "stack base new": no one weight to pick */
 	c.ropts.weight = NULL;
-	status = side_report(&c, &so, argv[0], &base);
-	if (!status)
-		status = side_report(&c, &so, argv[1], &new);
+	/* --symfs twice: BASE's, then NEW's */
+	if (c.nr_symfs > 2)
+		return pm_cli_errorf(PM_EXIT_USAGE, "--symfs",
+				     "given %zu times: once, or BASE's and NEW's", c.nr_symfs);
+	status = PM_EXIT_OK;
+	nr_symfs = c.nr_symfs;
+	c.nr_symfs = PM_MIN(c.nr_symfs, 1);
+	for (int i = 0; i < 2 && !status; i++) {
+		if (nr_symfs == 2)
+			c.sopts.symfs = c.symfs[i];
+		status = side_report(&c, &so, argv[i], i ? &new : &base);
+	}
 	if (!status && pm_diff__reports(base, new, &dopts, &rep, &err))
 		status = pm_cli_error(PM_EXIT_USAGE, NULL, &err);
 	if (!status) {

@@ -64,7 +64,7 @@ int cmd_metrics(int argc, const char **argv)
 	struct pm_metrics_opts mo = { .sz = sizeof(mo), .need_reads = true };
 	struct shape sh = { .mo = &mo };
 	const struct pm_option options[] = {
-		OPT_INPUT(&c),
+		OPT_INPUTS(&c),
 		OPT_STRING(0, "mode", &mode, "none|discard",
 			   "windows whose ends are in different functions: discard them (default with short windows) or charge them to the closing sample's (none)"),
 		OPT_STRING(0, "match", &match, "sym|callchain",

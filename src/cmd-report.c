@@ -151,7 +151,7 @@ int cmd_report(int argc, const char **argv)
 	struct pm_filter_opts fo = { .sz = sizeof(fo) };
 	struct pm_analysis checked = pm_hotspot_analysis;
 	const struct pm_option options[] = {
-		OPT_INPUT(&c),
+		OPT_INPUTS(&c),
 		OPT_STRING('s', "sort", &sort, "keys",
 			   "sort by keys: dso, sym, comm, pid, tid, cpu, pc (default dso,sym)"),
 		OPT_STRING('F', "fields", &ho.fields, "fields",

@@ -35,6 +35,10 @@ struct pm_analysis {
 	/* The end: the report (the caller's to pm_report__delete()). */
 	int (*finish)(void *x, struct pm_session *s, struct pm_report **out,
 		      struct pm_error *err);
+	/* Another recording follows (a fleet, pm_analysis__run_inputs):
+	 * forget what belongs to the one before (counter ids and their last
+	 * values), keep the sums. NULL: the analysis takes one recording. */
+	int (*next_input)(void *x, struct pm_session *s, struct pm_error *err);
 };
 
 /* Feed the whole recording to x (time order, see pm_session__run), then
@@ -42,5 +46,19 @@ struct pm_analysis {
 int pm_analysis__run(const struct pm_analysis *a, void *x,
 		     struct pm_session *s, struct pm_report **out,
 		     struct pm_error *err);
+
+/*
+ * A fleet: the recordings of sessions s[0..n-1] (one per host, the same
+ * events in the same order) fed in turn to one x, which adds them up;
+ * a.next_input between two of them; then the finish (over s[0]). Each
+ * session resolves its own samples (its build ids, its --symfs), and
+ * all must live until this returns (the rows keep their symbols). 0, or
+ * the first negative code with err filled and *failed the index of the
+ * session it came from.
+ */
+int pm_analysis__run_inputs(const struct pm_analysis *a, void *x,
+			    struct pm_session *const *s, size_t n,
+			    struct pm_report **out, size_t *failed,
+			    struct pm_error *err);
 
 #endif

@@ -265,6 +265,16 @@ int pm_metrics__add_event(struct pm_metrics *m, const struct pm_event *ev,
 void pm_metrics__set_id_scope(struct pm_metrics *m, uint64_t id,
 			      enum pm_metrics_scope scope);
 /* Every event of a reader, with scopes from ID_INDEX and arch. */
+/*
+ * Another recording of a fleet follows (the same events, in the same
+ * order): its events' ids replace the last one's, its streams start
+ * afresh (no window spans two files), the sums go on; functions are
+ * told apart by their names from now on (pm_metrics_loc's names), so a
+ * function of several hosts is one. 0, or -PM_EUSAGE for other events.
+ */
+int pm_metrics__next_input(struct pm_metrics *m, struct pm_reader *r,
+			   struct pm_error *err);
+
 int pm_metrics__add_reader_events(struct pm_metrics *m, struct pm_reader *r,
 				  struct pm_error *err);
 

@@ -7,7 +7,10 @@
  *   "profile_samples"    Locations (location ids, the sampled one first,
  *                        ';' apart), Process, Thread, Command, CPU (null
  *                        when not sampled), Samples, Period, one column
- *                        per event (its period), as stacks.h's tables
+ *                        per event (its period), as stacks.h's tables;
+ *                        then, when the samples came from recordings of
+ *                        more than one host (a fleet), Host (the
+ *                        recording's HEADER_HOSTNAME), the last column
  *   "profile_locations"  Id, Mapping (0: none), Address (as recorded),
  *                        Function (0: unknown), Line (0: unknown)
  *   "profile_mappings"   Id, Start, Limit, Offset, File, Build ID ("" if

@@ -30,6 +30,7 @@ struct chain_memo_slot;
 
 struct chain_memo {
 	struct chain_memo_slot *slots;	/* made on first use */
+	const struct pm_session *session;	/* whose chains they are */
 	/* the key of the last chain_memo__get(), for chain_memo__put() */
 	uint64_t head[4];		/* maps versions, ip, cpumode */
 	const uint64_t *entries;	/* the sample's callchain */

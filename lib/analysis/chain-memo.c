@@ -55,6 +55,12 @@ const uint64_t *chain_memo__get(struct chain_memo *m, struct pm_session *s,
 	const struct chain_memo_slot *e;
 
 	*n = 0;
+	/* another session (a fleet's next recording): its map versions
+	 * count from the start again, nothing kept is its */
+	if (m->session != s) {
+		chain_memo__release(m);
+		m->session = s;
+	}
 	m->keyed = pm_session__chain_maps(s, &m->head[0], &m->head[1]);
 	if (!m->keyed)
 		return NULL;

@@ -45,11 +45,25 @@ static int filtered_finish(void *x, struct pm_session *s, struct pm_report **out
 	return fa->inner->finish(fa->x, s, out, err);
 }
 
+/* Another recording: its own --time percentages (its first and last
+ * sample), the filter made again at its first sample. */
+static int filtered_next_input(void *x, struct pm_session *s, struct pm_error *err)
+{
+	struct pm_filtered *fa = x;
+
+	pm_filtered__release(fa);
+	if (!fa->inner->next_input)
+		return pm_error__fmt(err, PM_EUSAGE, "%s takes one recording",
+				     fa->inner->name);
+	return fa->inner->next_input(fa->x, s, err);
+}
+
 const struct pm_analysis pm_filtered_analysis = {
 	.name = "filtered",
 	.sample = filtered_sample,
 	.record = filtered_record,
 	.finish = filtered_finish,
+	.next_input = filtered_next_input,
 };
 
 void pm_filtered__release(struct pm_filtered *fa)

@@ -4,6 +4,7 @@
 #define PMPROF_HOTSPOT_INT_H
 
 #include "pmprof/callgraph.h"
+#include "pmprof/hash.h"
 #include "pmprof/hotspot.h"
 #include "pmprof/table.h"
 
@@ -110,5 +111,26 @@ struct hot_field {
  * then -F's fields, then the other keys). Both return how many. */
 size_t hot_fields__columns(const struct pm_hotspot_opts *o, struct hot_field *out);
 size_t hot_fields__order(const struct pm_hotspot_opts *o, struct hot_field *out);
+
+/* The last value of each sample-read counter, by id (hotspot-ids.c). */
+struct hot_id_last {
+	uint64_t id, last;
+};
+
+struct hot_ids {
+	struct hot_id_last *ids;
+	size_t nr, alloc;
+	struct pm_hash index;
+};
+
+/* The id's last value, 0 when new. */
+uint64_t *hot_ids__last(struct hot_ids *t, uint64_t id);
+/* Forget every id (and free them): another recording's ids follow. */
+void hot_ids__reset(struct hot_ids *t);
+
+/* A fleet's entries (hotspot-merge.c): those that show the same key cells
+ * made one, their counts added, the others freed. The new count. */
+size_t hot_rows__coalesce(struct hot_entry **e, size_t n, size_t nr_slots,
+			  const struct pm_hotspot_opts *o);
 
 #endif

@@ -30,11 +30,6 @@ struct hot_hist {
 	uint64_t *samples, *period;	/* per slot */
 };
 
-/* The last value of a sample-read counter, by id. */
-struct id_last {
-	uint64_t id, last;
-};
-
 struct pm_hotspot {
 	struct pm_hotspot_opts opts;
 	struct hot_hist **hists;	/* by event index */
@@ -42,9 +37,8 @@ struct pm_hotspot {
 	struct pm_addr_loc *chain;	/* a sample's chain, -U applied */
 	size_t alloc_rows, alloc_chain;
 	size_t nr_hists;
-	struct id_last *ids;
-	size_t nr_ids, alloc_ids;
-	struct pm_hash id_index;
+	struct hot_ids ids;		/* the recording's counters */
+	bool fleet;			/* several recordings: coalesce rows */
 	uint64_t seq;
 	uint64_t unknown;		/* samples of no known event or id */
 	uint64_t lost;
@@ -107,33 +101,11 @@ void pm_hotspot__delete(struct pm_hotspot *h)
 	free(h->hists);
 	free(h->rows);
 	free(h->chain);
-	free(h->ids);
-	pm_hash__release(&h->id_index);
+	hot_ids__reset(&h->ids);
 	pm_stacks__delete(h->stacks);
 	pm_profile__delete(h->profile);
 	pm_filter__delete(h->filter);
 	free(h);
-}
-
-/* ---- counters of sample-read groups: last value per id ---- */
-
-static uint64_t id_hash(const void *arg, size_t i)
-{
-	return pm_hash64(((const struct id_last *)arg)[i].id);
-}
-
-static uint64_t *id_last(struct pm_hotspot *h, uint64_t id)
-{
-	size_t s = PM_HASH_FIND(&h->id_index, pm_hash64(id), i, h->ids[i].id == id);
-
-	if (!pm_hash__empty(&h->id_index, s))
-		return &h->ids[pm_hash__at(&h->id_index, s)].last;
-	pm_hash__reserve(&h->id_index, h->nr_ids, id_hash, h->ids);
-	s = PM_HASH_FIND(&h->id_index, pm_hash64(id), i, false);
-	PM_GROW(h->ids, h->alloc_ids, h->nr_ids + 1);
-	h->ids[h->nr_ids] = (struct id_last){ .id = id };
-	pm_hash__set(&h->id_index, s, h->nr_ids);
-	return &h->ids[h->nr_ids++].last;
 }
 
 /* ---- histograms ---- */
@@ -375,7 +347,7 @@ void pm_hotspot__add(struct pm_hotspot *h, struct pm_session *s,
 			h->unknown++;
 			continue;
 		}
-		last = id_last(h, v->id);
+		last = hot_ids__last(&h->ids, v->id);
 		delta = v->value - *last;
 		*last = v->value;
 		if (delta)
@@ -536,6 +508,8 @@ static struct pm_table *build_table(struct pm_hotspot *h, struct pm_reader *r,
 	g.own_frame = pm_table__flags(t) & PM_TABLE_CALL_OWN_FRAME;
 	g.total = total[0];
 
+	if (h->fleet)
+		hi->nr = hot_rows__coalesce(hi->entries, hi->nr, hi->nr_slots, o);
 	qsort_r(hi->entries, hi->nr, sizeof(*hi->entries), cmp_entries, h);
 	for (size_t n = 0; n < hi->nr; n++) {
 		struct hot_entry *e = hi->entries[n];
@@ -685,9 +659,29 @@ static int finish(void *x, struct pm_session *s, struct pm_report **out,
 	return ret;
 }
 
+/* A fleet's next recording: its own counter ids and times; -g's trees (of frames
+ * by each session's symbols) do not add up across recordings. */
+static int next_input(void *x, struct pm_session *s, struct pm_error *err)
+{
+	struct pm_hotspot *h = x;
+
+	(void)s;
+	if (h->opts.callgraph)
+		return pm_error__fmt(err, PM_EUSAGE,
+				     "-g takes one recording (a fleet's rows add up, their call graphs do not yet)");
+	h->fleet = true;
+	hot_ids__reset(&h->ids);
+	/* --time percentages: of this recording's first to last sample */
+	pm_filter__delete(h->filter);
+	h->filter = NULL;
+	h->started = false;
+	return 0;
+}
+
 const struct pm_analysis pm_hotspot_analysis = {
 	.name = "report",
 	.sample = sample,
 	.record = record,
 	.finish = finish,
+	.next_input = next_input,
 };

@@ -156,7 +156,22 @@ struct pm_metrics {
 	struct pm_session *view_session;
 	pm_metrics_window_fn user_window;
 	void *user_window_arg;
+
+	/* metrics-fleet.c: several recordings, functions by their names */
+	bool fleet;
+	char **fleet_names;		/* interned names, their pointers the keys */
+	size_t nr_fleet_names, alloc_fleet_names;
+	struct pm_hash fleet_index;
+	const void *fleet_last_dso, *fleet_last_sym;	/* the session's, */
+	const void *fleet_dso, *fleet_sym;		/* and their names' */
 };
+
+/* metrics-fleet.c: a fleet's function identity by names (loc's pointers
+ * made the names'), the interned names freed; metrics.c: the function
+ * index made again after their identities changed. */
+void mx_fleet_loc(struct pm_metrics *m, struct pm_metrics_loc *loc);
+void mx_fleet_release(struct pm_metrics *m);
+void mx_rekey_funcs(struct pm_metrics *m);
 
 /* The view's window observer (metrics-view.c). */
 void mx_view_window(void *arg, const struct pm_metrics_window *w);

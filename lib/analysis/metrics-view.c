@@ -45,6 +45,8 @@ static int sample(void *x, struct pm_session *s, const struct pm_sample_ctx *ctx
 
 	if (ret)
 		return ret;
+	if (m->fleet)
+		mx_fleet_loc(m, &loc);
 	if (m->opts.match == PM_METRICS_MATCH_CALLCHAIN) {
 		const struct pm_addr_loc *cc;
 		size_t n = pm_session__callchain(s, &cc);
@@ -135,9 +137,19 @@ static int finish(void *x, struct pm_session *s, struct pm_report **out,
 	return 0;
 }
 
+/* A fleet's next recording (metrics-fleet.c). */
+static int next_input(void *x, struct pm_session *s, struct pm_error *err)
+{
+	struct pm_metrics *m = x;
+	int ret = add_events(m, s, err);	/* the first had no sample */
+
+	return ret ? ret : pm_metrics__next_input(m, pm_session__reader(s), err);
+}
+
 const struct pm_analysis pm_metrics_analysis = {
 	.name = "metrics",
 	.sample = sample,
 	.record = record,
 	.finish = finish,
+	.next_input = next_input,
 };

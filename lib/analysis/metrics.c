@@ -44,6 +44,19 @@ static uint64_t func_hash(const void *arg, size_t i)
 	return func_key(f->dso, f->sym);
 }
 
+void mx_rekey_funcs(struct pm_metrics *m)
+{
+	pm_hash__release(&m->func_index);
+	m->last_func = 0;
+	for (size_t i = 0; i < m->nr_funcs; i++) {
+		size_t s;
+
+		pm_hash__reserve(&m->func_index, i, func_hash, m->funcs);
+		s = PM_HASH_FIND(&m->func_index, func_hash(m->funcs, i), k, false);
+		pm_hash__set(&m->func_index, s, i);
+	}
+}
+
 /* ---- ids ----------------------------------------------------------- */
 
 struct mx_id *mx_find_id(struct pm_metrics *m, uint64_t id, bool create)
@@ -97,6 +110,7 @@ void pm_metrics__delete(struct pm_metrics *m)
 		return;
 	pm_stacks__delete(m->stacks);
 	pm_profile__delete(m->profile);
+	mx_fleet_release(m);
 	for (i = 0; i < m->nr_funcs; i++) {
 		struct mx_func *f = m->funcs[i];
 

@@ -51,6 +51,12 @@ struct pm_profile {
 	size_t cur;
 	bool has_cur;
 	struct chain_memo memo;		/* raw chain -> its list */
+	/* the hosts (HEADER_HOSTNAME) of the recordings seen: a fleet's
+	 * samples carry theirs, pprof's "host" label */
+	char **hosts;
+	size_t nr_hosts;
+	const struct pm_session *host_session;	/* the last sample's, */
+	uint64_t host;				/* its host's index */
 	/* the last location of each address slot: samples repeat their
 	 * frames, and this spares most of them a hash lookup */
 	struct {
@@ -79,6 +85,9 @@ void pm_profile__delete(struct pm_profile *p)
 	free(p->map_samples);
 	free(p->func);
 	free(p->cur_words);
+	for (size_t i = 0; i < p->nr_hosts; i++)
+		free(p->hosts[i]);
+	free(p->hosts);
 	free(p);
 }
 
@@ -148,6 +157,27 @@ static void push(struct pm_profile *p, uint64_t w)
 	p->cur_words[p->nr_cur++] = w;
 }
 
+/* The index of the session's host, the same for one name. */
+static uint64_t host_of(struct pm_profile *p, struct pm_session *s)
+{
+	const struct pm_features *f;
+	const char *name;
+	size_t i;
+
+	if (p->host_session == s)
+		return p->host;
+	f = pm_reader__features(pm_session__reader(s));
+	name = f && f->hostname ? f->hostname : "";
+	for (i = 0; i < p->nr_hosts && strcmp(p->hosts[i], name); i++)
+		;
+	if (i == p->nr_hosts) {
+		p->hosts = pm_reallocarray(p->hosts, i + 1, sizeof(*p->hosts));
+		p->hosts[p->nr_hosts++] = pm_strdup(name);
+	}
+	p->host_session = s;
+	return p->host = i;
+}
+
 /* The current sample's location ids, interned as a list: its index. */
 static uint64_t chain_list(struct pm_profile *p, struct pm_session *s,
 			   const struct pm_sample_ctx *ctx)
@@ -171,7 +201,7 @@ void pm_profile__begin(struct pm_profile *p, struct pm_session *s,
 	size_t n;
 	const uint64_t *memo = chain_memo__get(&p->memo, s, ctx, &n);
 	uint64_t list = memo ? memo[0] : chain_list(p, s, ctx);
-	uint64_t key[5];
+	uint64_t key[6];
 
 	if (!memo)
 		chain_memo__put(&p->memo, &list, 1);
@@ -182,7 +212,8 @@ void pm_profile__begin(struct pm_profile *p, struct pm_session *s,
 	key[2] = (uint32_t)ctx->thread->tid;
 	key[3] = smp->sample_type & PM_SAMPLE_CPU ? smp->cpu : UINT64_MAX;
 	key[4] = (uintptr_t)ctx->thread->comm;
-	p->cur = wtab__find(&p->samples, key, 5);
+	key[5] = host_of(p, s);
+	p->cur = wtab__find(&p->samples, key, 6);
 	p->has_cur = true;
 }
 
@@ -251,13 +282,17 @@ static struct pm_table *samples_table(const struct pm_profile *p)
 	const struct wtab *w = &p->samples;
 	struct pm_table *t = named("profile_samples");
 	struct pm_strbuf sb = PM_STRBUF_INIT;
+	size_t host_col;
 
 	pm_table__add_col(t, "Locations", "locations", PM_COL_STRING);
 	pm_table__add_col(t, "Process", "pid", PM_COL_U64);
 	pm_table__add_col(t, "Thread", "tid", PM_COL_U64);
 	pm_table__add_col(t, "Command", "comm", PM_COL_STRING);
 	pm_table__add_col(t, "CPU", "cpu", PM_COL_U64);
-	wtab__add_columns(w, t);
+	host_col = wtab__add_columns(w, t);
+	/* a fleet's: the host of each sample, last (pprof/profile.h) */
+	if (p->nr_hosts > 1)
+		pm_table__add_col(t, "Host", "host", PM_COL_STRING);
 	for (size_t k = 0; k < w->nr; k++) {
 		const uint64_t *lab = wtab__words(w, k) + 1;
 		size_t list = wtab__words(w, k)[0], row = pm_table__add_row(t);
@@ -277,6 +312,8 @@ static struct pm_table *samples_table(const struct pm_profile *p)
 		else
 			pm_table__set_u64(t, row, 4, lab[2]);
 		wtab__set_cells(w, k, t, row, 5);
+		if (p->nr_hosts > 1)
+			pm_table__set_str(t, row, host_col, p->hosts[lab[4]]);
 	}
 	pm_strbuf__release(&sb);
 	return t;

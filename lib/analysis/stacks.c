@@ -107,6 +107,17 @@ static void frame_name(struct pm_strbuf *sb, const uint64_t *frame)
 		pm_strbuf__addf(sb, "%#.16" PRIx64, frame[1]);
 }
 
+/* A key's stack as the table names it. */
+struct named {
+	char *stack;
+	size_t k;
+};
+
+static int named_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct named *)a)->stack, ((const struct named *)b)->stack);
+}
+
 struct pm_table *pm_stacks__table(const struct pm_stacks *st)
 {
 	static const struct pm_table_column stack_col = {
@@ -116,6 +127,9 @@ struct pm_table *pm_stacks__table(const struct pm_stacks *st)
 	const struct wtab *w = &st->w;
 	struct pm_table *t = pm_table__new();
 	struct pm_strbuf sb = PM_STRBUF_INIT;
+	struct named *nm = pm_calloc(w->nr + 1, sizeof(*nm));
+	uint64_t *sum = pm_calloc(w->nr_cols + 2, sizeof(*sum));
+	size_t n = 0;
 
 	pm_table__set_name(t, "stacks");
 	pm_table__set_flags(t, PM_TABLE_WHOLE);
@@ -123,22 +137,39 @@ struct pm_table *pm_stacks__table(const struct pm_stacks *st)
 	wtab__add_columns(w, t);
 	for (size_t k = 0; k < w->nr; k++) {
 		const uint64_t *words = wtab__words(w, k);
-		size_t row, frames = w->keys[k].nr / 2;
+		size_t frames = w->keys[k].nr / 2;
 
 		if (!w->keys[k].samples)
 			continue;
-		pm_strbuf__reset(&sb);
 		/* outermost first, as flame graphs read */
 		for (size_t f = frames; f-- > 0;) {
 			frame_name(&sb, words + 2 * f);
 			if (f)
 				pm_strbuf__addc(&sb, ';');
 		}
-		row = pm_table__add_row(t);
-		pm_table__set_str(t, row, 0, pm_strbuf__str(&sb));
-		wtab__set_cells(w, k, t, row, 1);
+		nm[n++] = (struct named){ pm_strbuf__detach(&sb), k };
 	}
+	/* in byte order; keys of one name (a fleet's sessions each have
+	 * their own symbols) are one row */
+	qsort(nm, n, sizeof(*nm), named_cmp);
+	for (size_t i = 0, j; i < n; i = j) {
+		size_t row = pm_table__add_row(t);
+
+		memset(sum, 0, (w->nr_cols + 2) * sizeof(*sum));
+		for (j = i; j < n && !strcmp(nm[j].stack, nm[i].stack); j++) {
+			sum[0] += w->keys[nm[j].k].samples;
+			sum[1] += w->keys[nm[j].k].period;
+			for (size_t c = 0; c < w->nr_cols; c++)
+				sum[2 + c] += wtab__value(w, nm[j].k, c);
+		}
+		pm_table__set_str(t, row, 0, nm[i].stack);
+		for (size_t c = 0; c < w->nr_cols + 2; c++)
+			pm_table__set_u64(t, row, 1 + c, sum[c]);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(nm[i].stack);
+	free(nm);
+	free(sum);
 	pm_strbuf__release(&sb);
-	pm_table__sort(t, 0, false);
 	return t;
 }

@@ -33,6 +33,13 @@ typedef Perftools__Profiles__Function Function;
  * Period, then the events. */
 enum { S_LOCS, S_PID, S_TID, S_COMM, S_CPU, S_SAMPLES, S_PERIOD, S_EVENTS };
 
+/* A fleet's samples (several recordings) end with their Host: the
+ * "host" label a continuous-profiling backend slices by. */
+static bool has_host(const struct pm_table *t)
+{
+	return t->nr_cols > S_EVENTS && !strcmp(t->cols[t->nr_cols - 1].key, "host");
+}
+
 struct tables {
 	const struct pm_table *samples, *locations, *mappings, *functions;
 };
@@ -131,7 +138,7 @@ static void build_release(struct build *b)
 
 static void add_types(struct build *b, const struct pm_table *t)
 {
-	size_t n = 1 + (t->nr_cols - S_EVENTS);
+	size_t n = 1 + (t->nr_cols - S_EVENTS) - has_host(t);
 
 	b->types = pm_calloc(n, sizeof(*b->types));
 	b->type_ptrs = pm_calloc(n, sizeof(*b->type_ptrs));
@@ -168,8 +175,8 @@ static void add_samples(struct build *b, const struct pm_table *t)
 		nids += count_ids(pm_table__get_str(t, r, S_LOCS));
 	b->samples = pm_calloc(rows + 1, sizeof(*b->samples));
 	b->sample_ptrs = pm_calloc(rows + 1, sizeof(*b->sample_ptrs));
-	b->labels = pm_calloc(4 * rows + 1, sizeof(*b->labels));
-	b->label_ptrs = pm_calloc(4 * rows + 1, sizeof(*b->label_ptrs));
+	b->labels = pm_calloc(5 * rows + 1, sizeof(*b->labels));
+	b->label_ptrs = pm_calloc(5 * rows + 1, sizeof(*b->label_ptrs));
 	b->loc_ids = pm_calloc(nids + 1, sizeof(*b->loc_ids));
 	b->values = pm_calloc(nv * rows + 1, sizeof(*b->values));
 	nids = 0;
@@ -208,6 +215,15 @@ static void add_samples(struct build *b, const struct pm_table *t)
 			/* pprof drops a numeric label of 0 that has no unit */
 			if (col != S_COMM)
 				l->num_unit = str_id(&b->st, "id");
+			b->label_ptrs[nl++] = l;
+		}
+		if (has_host(t)) {
+			Label linit = PERFTOOLS__PROFILES__LABEL__INIT;
+			Label *l = &b->labels[nl];
+
+			*l = linit;
+			l->key = str_id(&b->st, "host");
+			l->str = str_id(&b->st, pm_table__get_str(t, r, t->nr_cols - 1));
 			b->label_ptrs[nl++] = l;
 		}
 		s->n_label = (size_t)(b->label_ptrs + nl - s->label);

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A fleet: several recordings (one per host) added up by one analysis.
+ * -i again and again, or a directory of *.data files; each recording has
+ * its own session, so that its samples resolve against its own binaries
+ * (build ids), and the analysis keeps the sums (pm_analysis__run_inputs).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "pmprof/report.h"
+#include "pmprof/strbuf.h"
+#include "pmprof/util.h"
+
+/* The lists live as long as the process (one command a process): here,
+ * not only in the command's struct on its stack. */
+static const char **inputs_kept, **symfs_kept;
+
+int pm_cli_inputs_cb(const struct pm_option *opt, const char *arg)
+{
+	struct pm_cmd *c = opt->value;
+
+	c->inputs = inputs_kept = pm_reallocarray(c->inputs, c->nr_inputs + 1,
+						  sizeof(*c->inputs));
+	c->inputs[c->nr_inputs++] = arg;
+	c->input = c->inputs[0];
+	return 0;
+}
+
+int pm_cli_symfs_cb(const struct pm_option *opt, const char *arg)
+{
+	struct pm_cmd *c = opt->value;
+
+	c->symfs = symfs_kept = pm_reallocarray(c->symfs, c->nr_symfs + 1,
+						sizeof(*c->symfs));
+	c->symfs[c->nr_symfs++] = arg;
+	c->sopts.symfs = arg;
+	return 0;
+}
+
+static void push(char ***list, size_t *nr, char *s)
+{
+	*list = pm_reallocarray(*list, *nr + 1, sizeof(**list));
+	(*list)[(*nr)++] = s;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+
+	return n > k && !strcmp(s + n - k, tail);
+}
+
+int pm_cli_expand_input(const char *path, char ***list, size_t *nr)
+{
+	struct pm_strbuf sb = PM_STRBUF_INIT;
+	size_t first = *nr;
+	struct stat st;
+	struct dirent *de;
+	DIR *d;
+
+	if (strcmp(path, "-") && !stat(path, &st) && S_ISDIR(st.st_mode)) {
+		/* perf's directory format: one recording, "data" its header */
+		pm_strbuf__addf(&sb, "%s/data", path);
+		if (!stat(pm_strbuf__str(&sb), &st) && S_ISREG(st.st_mode)) {
+			pm_strbuf__release(&sb);
+			push(list, nr, pm_strdup(path));
+			return 0;
+		}
+		pm_strbuf__release(&sb);
+		if (!(d = opendir(path)))
+			return pm_cli_errorf(PM_EXIT_INPUT, path, "%s", strerror(errno));
+		while ((de = readdir(d)))
+			if (de->d_name[0] != '.' && ends_with(de->d_name, ".data")) {
+				pm_strbuf__addf(&sb, "%s/%s", path, de->d_name);
+				push(list, nr, pm_strbuf__detach(&sb));
+			}
+		closedir(d);
+		if (*nr == first)
+			return pm_cli_errorf(PM_EXIT_INPUT, path,
+					     "a directory without perf's \"data\" file "
+					     "and without recordings named *.data");
+		qsort(*list + first, *nr - first, sizeof(**list), cmp_names);
+		return 0;
+	}
+	push(list, nr, pm_strdup(path));
+	return 0;
+}
+
+void pm_free_inputs(char **list, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(list[i]);
+	free(list);
+}
+
+/* A fleet's recordings record the same events, in the same order: the
+ * analyses add each event's counts by its index. */
+static int same_events(struct pm_session *a, struct pm_session *b,
+		       const char *a_name, const char *b_name)
+{
+	struct pm_reader *ra = pm_session__reader(a), *rb = pm_session__reader(b);
+	size_t n = pm_reader__nr_events(ra);
+	bool same = n == pm_reader__nr_events(rb);
+
+	for (size_t i = 0; same && i < n; i++) {
+		const char *x = pm_reader__event(ra, i)->name;
+		const char *y = pm_reader__event(rb, i)->name;
+
+		same = x && y && !strcmp(x, y);
+	}
+	if (same)
+		return 0;
+	return pm_cli_errorf(PM_EXIT_INPUT, b_name,
+			     "records other events than %s (%zu events, %zu there): "
+			     "a fleet's recordings must record the same events, in the same order",
+			     a_name, pm_reader__nr_events(rb), n);
+}
+
+static const char *host_of(struct pm_session *s, const char *input)
+{
+	const struct pm_features *f = pm_reader__features(pm_session__reader(s));
+
+	return f && f->hostname && *f->hostname ? f->hostname : input;
+}
+
+/* What the report says of its recordings: each one's file and host. */
+static void say_inputs(struct pm_report *rep, char **in, struct pm_session **s,
+		       size_t n)
+{
+	const char **v = pm_calloc(n + 1, sizeof(*v));
+	struct pm_strbuf sb = PM_STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		v[i] = in[i];
+		pm_strbuf__addf(&sb, "%s%s (%s)", i ? ", " : "", in[i], host_of(s[i], in[i]));
+	}
+	pm_report__add_comment(rep, "%zu recordings added up: %s", n, pm_strbuf__str(&sb));
+	pm_summary__add_strs(pm_report__summary(rep), "inputs", NULL, v, n);
+	pm_strbuf__release(&sb);
+	free(v);
+}
+
+static int run_fleet(struct pm_cmd *c, char **in, const char *const *symfs,
+		     size_t n, const struct pm_analysis *a, void *x,
+		     struct pm_report **out)
+{
+	struct pm_session_opts so = c->sopts;
+	struct pm_session **s = pm_calloc(n, sizeof(*s));
+	struct pm_error err = { 0 };
+	struct pm_report *rep = NULL;
+	int status = PM_EXIT_OK;
+	size_t opened = 0, failed;
+
+	for (; opened < n && !status; opened++) {
+		so.symfs = symfs[opened];
+		if (pm_session__open(&s[opened], in[opened], &so, &err)) {
+			status = pm_cli_error(PM_EXIT_INPUT, in[opened], &err);
+			break;
+		}
+		if (opened)
+			status = same_events(s[0], s[opened], in[0], in[opened]);
+	}
+	if (!status && pm_analysis__run_inputs(a, x, s, n, &rep, &failed, &err)) {
+		status = pm_cli_error(err.code == -PM_EUSAGE ? PM_EXIT_USAGE : PM_EXIT_INPUT,
+				      err.code == -PM_EUSAGE ? c->name : in[failed], &err);
+		pm_report__delete(rep);
+		rep = NULL;
+	}
+	if (rep) {
+		for (size_t i = 0; i < pm_report__nr_warnings(rep); i++)
+			pm_cli_warn(c->name, "%s", pm_report__warning(rep, i));
+		say_inputs(rep, in, s, n);
+	}
+	for (size_t i = 0; i < opened; i++)
+		pm_session__delete(s[i]);
+	free(s);
+	*out = rep;
+	return status;
+}
+
+int pm_cmd__report_inputs(struct pm_cmd *c, const char *const *inputs, size_t n,
+			  const struct pm_analysis *a, void *x,
+			  struct pm_report **out)
+{
+	const char **symfs = NULL;
+	char **in = NULL;
+	size_t nr = 0;
+	int status = PM_EXIT_OK;
+
+	*out = NULL;
+	/* --symfs once: every recording's; else once per -i */
+	if (c->nr_symfs > 1 && c->nr_symfs != n)
+		return pm_cli_errorf(PM_EXIT_USAGE, "--symfs",
+				     "given %zu times for %zu -i: once, or once per -i",
+				     c->nr_symfs, n);
+	for (size_t i = 0; i < n && !status; i++) {
+		size_t before = nr;
+
+		status = pm_cli_expand_input(inputs[i], &in, &nr);
+		symfs = pm_reallocarray(symfs, nr + 1, sizeof(*symfs));
+		for (size_t k = before; k < nr; k++)
+			symfs[k] = c->nr_symfs > 1 ? c->symfs[i] : c->sopts.symfs;
+	}
+	if (!status && nr == 1) {
+		struct pm_session_opts keep = c->sopts;
+
+		c->sopts.symfs = symfs[0];
+		status = pm_cmd__report(c, in[0], a, x, out);
+		c->sopts = keep;
+	} else if (!status) {
+		status = run_fleet(c, in, symfs, nr, a, x, out);
+	}
+	free(symfs);
+	pm_free_inputs(in, nr);
+	return status;
+}
