@@ -115,29 +115,22 @@ static void *recording(size_t *len)
 }
 
 /* The report of the recording with these options. */
+/* A cell's column by name (JSON-only columns are looked up second). */
+static size_t col(const struct pm_table *t, const char *name)
+{
+	return pm_kit__column(t, name);
+}
+
 static struct pm_report *report(const struct pm_hotspot_opts *o)
 {
 	struct pm_session_opts so = { .sz = sizeof(so), .host = PM_HOST_NO,
 				      .no_buildid_cache = true };
-	struct pm_hotspot *h = pm_hotspot__new(o);
 	size_t len;
 	void *buf = recording(&len);
-	struct pm_report *rep = pm_kit__analyse(buf, len, &so,
-						&pm_hotspot_analysis, h);
+	struct pm_report *rep = pm_kit__hotspot(buf, len, &so, o);
 
-	pm_hotspot__delete(h);
 	free(buf);
 	return rep;
-}
-
-/* A cell by column name (the tables' columns: JSON-only ones have the
- * same names, looked up second). */
-static size_t col(const struct pm_table *t, const char *name)
-{
-	int c = pm_table__find_column(t, name);
-
-	assert_true(c >= 0);
-	return (size_t)c;
 }
 
 static const char *str(const struct pm_table *t, size_t row, const char *name)

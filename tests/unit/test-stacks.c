@@ -145,28 +145,17 @@ static struct pm_report *report(const struct pm_hotspot_opts *o)
 	struct pm_session_opts so = { .sz = sizeof(so), .host = PM_HOST_NO,
 				      .kallsyms = ksyms, .tmp_dir = dir,
 				      .no_buildid_cache = true };
-	struct pm_hotspot *h = pm_hotspot__new(o);
 	size_t len;
 	void *buf = recording(&len);
-	struct pm_report *rep = pm_kit__analyse(buf, len, &so,
-						&pm_hotspot_analysis, h);
+	struct pm_report *rep = pm_kit__hotspot(buf, len, &so, o);
 
-	pm_hotspot__delete(h);
 	free(buf);
 	return rep;
 }
 
-static size_t col(const struct pm_table *t, const char *name)
-{
-	int c = pm_table__find_column(t, name);
-
-	assert_true(c >= 0);
-	return (size_t)c;
-}
-
 static uint64_t u64(const struct pm_table *t, size_t row, const char *name)
 {
-	return pm_table__get_u64(t, row, col(t, name));
+	return pm_table__get_u64(t, row, pm_kit__column(t, name));
 }
 
 /* The stacks, each resolved in its own sample's maps. */
@@ -234,7 +223,7 @@ static void test_profile(void **state)
 	assert_non_null(f);
 	assert_int_equal(pm_table__nr_rows(s), 6);
 	for (size_t i = 0; i < 6; i++) {
-		assert_string_equal(pm_table__get_str(s, i, col(s, "locations")),
+		assert_string_equal(pm_table__get_str(s, i, pm_kit__column(s, "locations")),
 				    want[i].locs);
 		assert_int_equal(u64(s, i, "pid"), want[i].pid);
 		assert_int_equal(u64(s, i, "samples"), want[i].samples);
@@ -249,7 +238,7 @@ static void test_profile(void **state)
 	assert_int_equal(u64(l, 13, "address"), BASE + 0x1500);
 	assert_int_equal(pm_table__nr_rows(f), 8);
 	for (size_t i = 0; i < 8; i++)
-		assert_string_equal(pm_table__get_str(f, i, col(f, "name")),
+		assert_string_equal(pm_table__get_str(f, i, pm_kit__column(f, "name")),
 				    func_name[i]);
 	pm_report__delete(rep);
 }
