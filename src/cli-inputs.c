@@ -16,14 +16,38 @@
 #include "pmprof/strbuf.h"
 #include "pmprof/util.h"
 
-/* The lists live as long as the process (one command a process): here,
- * not only in the command's struct on its stack. */
+/*
+ * The lists outlive the parse: kept here, not only in the command's
+ * struct on its stack, and freed when the next command (the unit tests
+ * run several in one process) starts its own, or at exit. A pointer only
+ * ever written would be optimised away, and the lists reported as leaks.
+ */
 static const char **inputs_kept, **symfs_kept;
+
+static void free_kept(void)
+{
+	free(inputs_kept);
+	free(symfs_kept);
+	inputs_kept = symfs_kept = NULL;
+}
+
+/* Before the first entry of a command's list: the last command's is dead. */
+static void start_list(const char ***kept)
+{
+	static bool registered;
+
+	if (!registered && !atexit(free_kept))
+		registered = true;
+	free(*kept);
+	*kept = NULL;
+}
 
 int pm_cli_inputs_cb(const struct pm_option *opt, const char *arg)
 {
 	struct pm_cmd *c = opt->value;
 
+	if (!c->inputs)
+		start_list(&inputs_kept);
 	c->inputs = inputs_kept = pm_reallocarray(c->inputs, c->nr_inputs + 1,
 						  sizeof(*c->inputs));
 	c->inputs[c->nr_inputs++] = arg;
@@ -35,6 +59,8 @@ int pm_cli_symfs_cb(const struct pm_option *opt, const char *arg)
 {
 	struct pm_cmd *c = opt->value;
 
+	if (!c->symfs)
+		start_list(&symfs_kept);
 	c->symfs = symfs_kept = pm_reallocarray(c->symfs, c->nr_symfs + 1,
 						sizeof(*c->symfs));
 	c->symfs[c->nr_symfs++] = arg;

@@ -233,8 +233,10 @@ static void prune(struct pm_cg_node *n, const struct pm_cg_opts *o,
 	uint64_t min = min_abs, kids_period = 0;
 	size_t keep = 0;
 
-	qsort(n->kids, n->nr_all_kids, sizeof(*n->kids),
-	      o->mode == PM_CG_FLAT || o->mode == PM_CG_FOLDED ? cmp_frames : cmp_period);
+	if (n->nr_all_kids > 1)		/* (a leaf's kids may be NULL) */
+		qsort(n->kids, n->nr_all_kids, sizeof(*n->kids),
+		      o->mode == PM_CG_FLAT || o->mode == PM_CG_FOLDED ?
+		      cmp_frames : cmp_period);
 	for (size_t i = 0; i < n->nr_all_kids; i++)
 		kids_period += n->kids[i]->period;
 	if (o->mode == PM_CG_FRACTAL)

@@ -701,15 +701,28 @@ static void memo_sample(struct pm_kit *k, int ev, const struct snap *s,
 }
 
 /* The offset in the stack bytes of the word holding v, or -1. */
+/* The snapshots are of little-endian machines (x86-64, arm64): their
+ * stack words read and written as such on any host. */
+static uint64_t stack_load(const uint8_t *p)
+{
+	uint64_t w = 0;
+
+	for (int i = 7; i >= 0; i--)
+		w = w << 8 | p[i];
+	return w;
+}
+
+static void stack_store(uint8_t *p, uint64_t w)
+{
+	for (int i = 0; i < 8; i++, w >>= 8)
+		p[i] = (uint8_t)w;
+}
+
 static long stack_word_of(const struct snap *s, uint64_t v)
 {
-	for (uint64_t off = 0; off + 8 <= s->size; off += 8) {
-		uint64_t w;
-
-		memcpy(&w, s->stack + off, 8);
-		if (w == v)
+	for (uint64_t off = 0; off + 8 <= s->size; off += 8)
+		if (stack_load((const uint8_t *)s->stack + off) == v)
 			return (long)off;
-	}
 	return -1;
 }
 
@@ -814,7 +827,7 @@ static void test_memo(void **state)
 	ms[n].regs[0] ^= 0x5a5a;
 	memo_sample(k, ev, s, &ms[n++], 1001);
 	/* 2: leaf's return address is rec's caller's: another chain */
-	memcpy(ms[n].stack + ra_off, &s->bt[2], 8);
+	stack_store((uint8_t *)ms[n].stack + ra_off, s->bt[2]);
 	memo_sample(k, ev, s, &ms[n++], 1002);
 	/* 3: the same bytes in another process, which maps nothing */
 	ms[n].pid = PID + 1;
