@@ -65,6 +65,9 @@ check "fleet-events: metrics over a group's members in another order: each adds 
 "$PMPROF" metrics -i g3.data -i g1.data --format json >g31.json
 check "fleet-events: metrics with an event only in the first: the sums of both" \
 	python3 "$tool" metrics g31.json g3.json g1.json
+"$PMPROF" metrics -i g3.data -i g1.data >g31.txt 2>&1
+check "fleet-events: metrics notes the event a recording lacks" \
+	grep -q '^event task-clock: not recorded in g1\.data ' g31.txt
 expect "fleet-events: metrics refuses an event the first recording lacks" 2 \
 	'^pmprof: g3\.data: records task-clock, which the first recording does not' \
 	"$PMPROF" metrics -i g1.data -i g3.data
