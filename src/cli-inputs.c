@@ -129,27 +129,51 @@ void pm_free_inputs(char **list, size_t nr)
 	free(list);
 }
 
-/* A fleet's recordings record the same events, in the same order: the
- * analyses add each event's counts by its index. */
-static int same_events(struct pm_session *a, struct pm_session *b,
-		       const char *a_name, const char *b_name)
+static bool records_event(struct pm_reader *r, const char *name)
 {
-	struct pm_reader *ra = pm_session__reader(a), *rb = pm_session__reader(b);
-	size_t n = pm_reader__nr_events(ra);
-	bool same = n == pm_reader__nr_events(rb);
+	for (size_t i = 0; i < pm_reader__nr_events(r); i++) {
+		const char *x = pm_reader__event(r, i)->name;
 
-	for (size_t i = 0; same && i < n; i++) {
-		const char *x = pm_reader__event(ra, i)->name;
-		const char *y = pm_reader__event(rb, i)->name;
-
-		same = x && y && !strcmp(x, y);
+		if (x && !strcmp(x, name))
+			return true;
 	}
-	if (same)
-		return 0;
-	return pm_cli_errorf(PM_EXIT_INPUT, b_name,
-			     "records other events than %s (%zu events, %zu there): "
-			     "a fleet's recordings must record the same events, in the same order",
-			     a_name, pm_reader__nr_events(rb), n);
+	return false;
+}
+
+/* A fleet's recordings need not record the same events: the analyses
+ * match them by name. An event some lack is counted from those that
+ * have it, and the notes say which lack it. */
+static void say_missing_events(struct pm_report *rep, char **in,
+			       struct pm_session **s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct pm_reader *r = pm_session__reader(s[i]);
+
+		for (size_t e = 0; e < pm_reader__nr_events(r); e++) {
+			const char *name = pm_reader__event(r, e)->name;
+			struct pm_strbuf sb = PM_STRBUF_INIT;
+			bool said = false;
+
+			if (!name)
+				continue;
+			/* once a name: at its first recording, its first event */
+			for (size_t j = 0; j < i && !said; j++)
+				said = records_event(pm_session__reader(s[j]), name);
+			for (size_t k = 0; k < e && !said; k++)
+				said = pm_reader__event(r, k)->name &&
+				       !strcmp(pm_reader__event(r, k)->name, name);
+			for (size_t j = i + 1; j < n && !said; j++)
+				if (!records_event(pm_session__reader(s[j]), name))
+					pm_strbuf__addf(&sb, "%s%s", sb.len ? ", " : "", in[j]);
+			for (size_t j = 0; j < i; j++)	/* none before i has it */
+				pm_strbuf__addf(&sb, "%s%s", sb.len ? ", " : "", in[j]);
+			if (!said && sb.len)
+				pm_report__add_note(rep, "event %s: not recorded in %s "
+						    "(its counts are the other recordings' alone)",
+						    name, pm_strbuf__str(&sb));
+			pm_strbuf__release(&sb);
+		}
+	}
 }
 
 static const char *host_of(struct pm_session *s, const char *input)
@@ -193,8 +217,6 @@ static int run_fleet(struct pm_cmd *c, char **in, const char *const *symfs,
 			status = pm_cli_error(PM_EXIT_INPUT, in[opened], &err);
 			break;
 		}
-		if (opened)
-			status = same_events(s[0], s[opened], in[0], in[opened]);
 	}
 	if (!status && pm_analysis__run_inputs(a, x, s, n, &rep, &failed, &err)) {
 		status = pm_cli_error(err.code == -PM_EUSAGE ? PM_EXIT_USAGE : PM_EXIT_INPUT,
@@ -206,6 +228,7 @@ static int run_fleet(struct pm_cmd *c, char **in, const char *const *symfs,
 		for (size_t i = 0; i < pm_report__nr_warnings(rep); i++)
 			pm_cli_warn(c->name, "%s", pm_report__warning(rep, i));
 		say_inputs(rep, in, s, n);
+		say_missing_events(rep, in, s, n);
 	}
 	for (size_t i = 0; i < opened; i++)
 		pm_session__delete(s[i]);

@@ -128,6 +128,21 @@ uint64_t *hot_ids__last(struct hot_ids *t, uint64_t id);
 /* Forget every id (and free them): another recording's ids follow. */
 void hot_ids__reset(struct hot_ids *t);
 
+/* A fleet's events by name (hotspot-events.c): the names of the fleet
+ * ids, and this recording's event index -> fleet id. */
+struct hot_events {
+	char **names;
+	size_t nr_names, alloc_names;
+	int *of_idx;
+	size_t nr_idx;
+};
+
+/* The fleet id of event idx of r (this recording's). */
+int hot_events__id(struct hot_events *fe, struct pm_reader *r, int idx);
+/* Another recording follows: its indices are its own. */
+void hot_events__next(struct hot_events *fe);
+void hot_events__release(struct hot_events *fe);
+
 /* A fleet's entries (hotspot-merge.c): those that show the same key cells
  * made one, their counts added, the others freed. The new count. */
 size_t hot_rows__coalesce(struct hot_entry **e, size_t n, size_t nr_slots,

@@ -22,7 +22,8 @@
 #include "pmprof/util.h"
 
 struct hot_hist {
-	int idx;			/* event (leader) index */
+	struct pm_reader *r;		/* of the recording that made it, */
+	int idx;			/* and its event (leader) index there */
 	size_t nr_slots;
 	struct hot_entry **entries;
 	size_t nr, alloc;
@@ -32,7 +33,8 @@ struct hot_hist {
 
 struct pm_hotspot {
 	struct pm_hotspot_opts opts;
-	struct hot_hist **hists;	/* by event index */
+	struct hot_hist **hists;	/* by fleet id (event index) */
+	struct hot_events evs;		/* a fleet's events by name */
 	struct hot_entry **rows;	/* a sample's row per chain entry */
 	struct pm_addr_loc *chain;	/* a sample's chain, -U applied */
 	size_t alloc_rows, alloc_chain;
@@ -105,26 +107,29 @@ void pm_hotspot__delete(struct pm_hotspot *h)
 	pm_stacks__delete(h->stacks);
 	pm_profile__delete(h->profile);
 	pm_filter__delete(h->filter);
+	hot_events__release(&h->evs);
 	free(h);
 }
 
 /* ---- histograms ---- */
 
-static struct hot_hist *hist_get(struct pm_hotspot *h, int idx, size_t nr_slots)
+static struct hot_hist *hist_get(struct pm_hotspot *h, int id, struct pm_reader *r,
+				 int idx, size_t nr_slots)
 {
 	struct hot_hist *hi;
 
-	if ((size_t)idx >= h->nr_hists) {
-		size_t n = (size_t)idx + 1;
+	if ((size_t)id >= h->nr_hists) {
+		size_t n = (size_t)id + 1;
 
 		h->hists = pm_reallocarray(h->hists, n, sizeof(*h->hists));
 		memset(h->hists + h->nr_hists, 0,
 		       (n - h->nr_hists) * sizeof(*h->hists));
 		h->nr_hists = n;
 	}
-	hi = h->hists[idx];
+	hi = h->hists[id];
 	if (!hi) {
-		hi = h->hists[idx] = pm_zalloc(sizeof(*hi));
+		hi = h->hists[id] = pm_zalloc(sizeof(*hi));
+		hi->r = r;
 		hi->idx = idx;
 		hi->nr_slots = nr_slots;
 		hi->samples = pm_calloc(nr_slots, sizeof(uint64_t));
@@ -278,16 +283,17 @@ static void deliver(struct pm_hotspot *h, struct pm_session *s,
 	struct hot_entry *e;
 	uint64_t key[HOT_KEY_WORDS];
 	size_t words = 2 * h->opts.nr_keys, slot = 0;
+	struct pm_reader *r = pm_session__reader(s);
+	int id = hot_events__id(&h->evs, r, ev->idx);
 
 	if (h->opts.group && ev->leader_idx != ev->idx) {
-		leader = pm_reader__event(pm_session__reader(s),
-					  (size_t)ev->leader_idx);
+		leader = pm_reader__event(r, (size_t)ev->leader_idx);
 		if (!leader || ev->idx - ev->leader_idx >= leader->nr_members)
 			leader = ev;
 		else
 			slot = (size_t)(ev->idx - ev->leader_idx);
 	}
-	hi = hist_get(h, leader->idx,
+	hi = hist_get(h, hot_events__id(&h->evs, r, leader->idx), r, leader->idx,
 		      h->opts.group && leader->nr_members > 1 ?
 		      (size_t)leader->nr_members : 1);
 	if (slot >= hi->nr_slots)
@@ -307,10 +313,10 @@ static void deliver(struct pm_hotspot *h, struct pm_session *s,
 	e->seq = h->seq;
 	/* the pictures (stacks, profile) show what the filters keep */
 	if (h->stacks && !h->sample_filtered)
-		pm_stacks__add(h->stacks, pm_stacks__column(h->stacks, ev->idx,
+		pm_stacks__add(h->stacks, pm_stacks__column(h->stacks, id,
 							     ev->name), period);
 	if (h->profile && !h->sample_filtered)
-		pm_profile__add(h->profile, pm_profile__column(h->profile, ev->idx,
+		pm_profile__add(h->profile, pm_profile__column(h->profile, id,
 							       ev->name), period);
 	if (h->opts.children || (h->opts.callgraph && slot == 0))
 		deliver_chain(h, s, ctx, hi, e, slot, period);
@@ -481,8 +487,8 @@ static void count_cells(struct pm_table *t, size_t row, const struct hot_graph *
 	pm_table__set_u64(t, row, col[HOT_F_PERIOD * nr_slots + i], st->period);
 }
 
-static struct pm_table *build_table(struct pm_hotspot *h, struct pm_reader *r,
-				    struct hot_hist *hi, const char *name)
+static struct pm_table *build_table(struct pm_hotspot *h, struct hot_hist *hi,
+				    const char *name)
 {
 	struct pm_table *t = pm_table__new();
 	const struct pm_hotspot_opts *o = &h->opts;
@@ -504,7 +510,7 @@ static struct pm_table *build_table(struct pm_hotspot *h, struct pm_reader *r,
 	pm_summary__add_str(pm_table__summary(t), "event", NULL, name);
 	pm_summary__add_u64(pm_table__summary(t), "samples", NULL, nsamples);
 	pm_summary__add_u64(pm_table__summary(t), "event_count", NULL, total[0]);
-	hot_columns__add(t, o, r, hi->idx, hi->nr_slots, kcol, &g);
+	hot_columns__add(t, o, hi->r, hi->idx, hi->nr_slots, kcol, &g);
 	g.own_frame = pm_table__flags(t) & PM_TABLE_CALL_OWN_FRAME;
 	g.total = total[0];
 
@@ -547,6 +553,7 @@ int pm_hotspot__finish(struct pm_hotspot *h, struct pm_reader *r,
 	};
 	struct pm_report *rep = pm_report__new();
 
+	(void)r;	/* each table's names: the recording that made it (hi->r) */
 	/* perf's header: a bare "#", then the lost samples. */
 	pm_report__add_comment(rep, "%s", "");
 	pm_summary__add_u64(pm_report__summary(rep), "lost_samples",
@@ -565,9 +572,9 @@ int pm_hotspot__finish(struct pm_hotspot *h, struct pm_reader *r,
 			n += hi->samples[k];
 		if (!n)
 			continue;
-		ev = pm_reader__event(r, (size_t)hi->idx);
-		name = table_name(r, ev, hi->nr_slots);
-		pm_report__add_table(rep, build_table(h, r, hi, name));
+		ev = pm_reader__event(hi->r, (size_t)hi->idx);
+		name = table_name(hi->r, ev, hi->nr_slots);
+		pm_report__add_table(rep, build_table(h, hi, name));
 		free(name);
 	}
 	if (h->stacks)
@@ -671,6 +678,7 @@ static int next_input(void *x, struct pm_session *s, struct pm_error *err)
 				     "-g takes one recording (a fleet's rows add up, their call graphs do not yet)");
 	h->fleet = true;
 	hot_ids__reset(&h->ids);
+	hot_events__next(&h->evs);
 	/* --time percentages: of this recording's first to last sample */
 	pm_filter__delete(h->filter);
 	h->filter = NULL;

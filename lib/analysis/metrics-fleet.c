@@ -9,6 +9,7 @@
  * several hosts is one row: its sums, its windows, its intervals over
  * them all.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,12 +69,76 @@ void mx_fleet_loc(struct pm_metrics *m, struct pm_metrics_loc *loc)
 	loc->sym = m->fleet_sym;
 }
 
+/* The first recording's event of this name not yet taken by the
+ * recording's earlier events (two events of one name: each its own). */
+static int event_named(const struct pm_metrics *m, const char *name,
+		       const int *taken, size_t nr_taken)
+{
+	for (size_t j = 0; j < m->nr_events; j++) {
+		char buf[128];
+		bool used = false;
+
+		if (strcmp(mx_event_name(&m->events[j], buf, sizeof(buf)), name))
+			continue;
+		for (size_t k = 0; k < nr_taken && !used; k++)
+			used = taken[k] == (int)j;
+		if (!used)
+			return (int)j;
+	}
+	return -1;
+}
+
+static const char *leader_name(const struct pm_metrics *m, int j, char *buf,
+			       size_t size)
+{
+	int l = m->events[j].leader_idx;
+
+	return l >= 0 && (size_t)l < m->nr_events ?
+	       mx_event_name(&m->events[l], buf, size) : "?";
+}
+
+/* Recording r's events as the first recording's, by name (of[i]: r's
+ * event i's index among m's): the windows add up by counter, whatever
+ * the order. An event only in the first counts from the recordings that
+ * have it; one it lacks, or a group of other members, has no counter
+ * to add to: refused. */
+static int match_events(struct pm_metrics *m, struct pm_reader *r, int *of,
+			struct pm_error *err)
+{
+	size_t n = pm_reader__nr_events(r);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pm_event *ev = pm_reader__event(r, i);
+		const struct pm_event *lead = pm_reader__event(r, (size_t)ev->leader_idx);
+		const char *name = ev->name ? ev->name : "?";
+		char buf[128];
+		int j = of[i] = event_named(m, name, of, i);
+
+		if (j < 0)
+			return pm_error__fmt(err, EINVAL,
+					     "records %s, which the first recording does "
+					     "not: metrics adds up the first one's events", name);
+		if (!lead || ev->nr_members != m->events[j].nr_members ||
+		    strcmp(lead->name ? lead->name : "?", leader_name(m, j, buf, sizeof(buf))))
+			return pm_error__fmt(err, EINVAL,
+					     "records %s in a group of other members than "
+					     "the first recording's (a group's counters add up "
+					     "only with the same members)", name);
+	}
+	return 0;
+}
+
 int pm_metrics__next_input(struct pm_metrics *m, struct pm_reader *r,
 			   struct pm_error *err)
 {
-	if (pm_reader__nr_events(r) != m->nr_events)
-		return pm_error__fmt(err, PM_EUSAGE,
-				     "a fleet's recordings must record the same events");
+	size_t n = pm_reader__nr_events(r);
+	int *of = pm_calloc(n + 1, sizeof(*of));
+	int ret = match_events(m, r, of, err);
+
+	if (ret) {
+		free(of);
+		return ret;
+	}
 	/* the functions so far, by their names from now on */
 	if (!m->fleet)
 		for (size_t i = 0; i < m->nr_funcs; i++) {
@@ -98,9 +163,11 @@ int pm_metrics__next_input(struct pm_metrics *m, struct pm_reader *r,
 	for (size_t g = 0; g < m->nr_groups; g++)
 		for (size_t j = 0; j < m->groups[g].nr; j++)
 			m->groups[g].cache_pos[j] = -2;
-	for (size_t i = 0; i < m->nr_events; i++) {
+	for (size_t i = 0; i < m->nr_events; i++)	/* none, unless this one has it */
+		m->events[i].nr_ids = 0;
+	for (size_t i = 0; i < n; i++) {
 		const struct pm_event *ev = pm_reader__event(r, i);
-		struct mx_event *e = &m->events[i];
+		struct mx_event *e = &m->events[of[i]];
 
 		e->ev = ev;
 		free(e->ids);
@@ -112,13 +179,14 @@ int pm_metrics__next_input(struct pm_metrics *m, struct pm_reader *r,
 			struct mx_id *id = mx_find_id(m, ev->ids[k], true);
 			int32_t cpu, tid;
 
-			id->event = (int)i;
+			id->event = of[i];
 			id->k = k;
 			if (!pm_reader__id_info(r, ev->ids[k], &cpu, &tid))
 				id->scope = tid == -1 ? PM_METRICS_SCOPE_CPU
 						      : PM_METRICS_SCOPE_TASK;
 		}
 	}
+	free(of);
 	return 0;
 }
 
