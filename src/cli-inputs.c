@@ -176,6 +176,64 @@ static void say_missing_events(struct pm_report *rep, char **in,
 	}
 }
 
+/* The members of event e's group in r, by name, in order. */
+static void group_of(struct pm_reader *r, size_t e, struct pm_strbuf *sb)
+{
+	int leader = pm_reader__event(r, e)->leader_idx;
+
+	for (size_t i = 0; i < pm_reader__nr_events(r); i++) {
+		const struct pm_event *m = pm_reader__event(r, i);
+
+		if (m->leader_idx == leader)
+			pm_strbuf__addf(sb, "%s%s", sb->len ? "," : "",
+					m->name ? m->name : "?");
+	}
+}
+
+/* report --group puts a group's members in columns by position: a
+ * recording whose group of a leader has other members, or another
+ * order, than an earlier recording's would mix its columns. */
+static int same_groups(struct pm_session **s, char **in, size_t n)
+{
+	for (size_t j = 1; j < n; j++) {
+		struct pm_reader *rj = pm_session__reader(s[j]);
+
+		for (size_t e = 0; e < pm_reader__nr_events(rj); e++) {
+			const struct pm_event *ev = pm_reader__event(rj, e);
+			struct pm_strbuf mine = PM_STRBUF_INIT;
+			int status = 0;
+
+			if ((size_t)ev->leader_idx != e || !ev->name)
+				continue;
+			group_of(rj, e, &mine);
+			for (size_t k = 0; k < j && !status; k++) {
+				struct pm_reader *rk = pm_session__reader(s[k]);
+
+				for (size_t f = 0; f < pm_reader__nr_events(rk) && !status; f++) {
+					const struct pm_event *o = pm_reader__event(rk, f);
+					struct pm_strbuf theirs = PM_STRBUF_INIT;
+
+					if ((size_t)o->leader_idx != f || !o->name ||
+					    strcmp(o->name, ev->name))
+						continue;
+					group_of(rk, f, &theirs);
+					if (strcmp(pm_strbuf__str(&mine), pm_strbuf__str(&theirs)))
+						status = pm_cli_errorf(PM_EXIT_INPUT, in[j],
+							"--group: its group of %s is {%s}, %s's {%s}: "
+							"a fleet's groups need the same members in the same order",
+							ev->name, pm_strbuf__str(&mine), in[k],
+							pm_strbuf__str(&theirs));
+					pm_strbuf__release(&theirs);
+				}
+			}
+			pm_strbuf__release(&mine);
+			if (status)
+				return status;
+		}
+	}
+	return 0;
+}
+
 static const char *host_of(struct pm_session *s, const char *input)
 {
 	const struct pm_features *f = pm_reader__features(pm_session__reader(s));
@@ -218,6 +276,8 @@ static int run_fleet(struct pm_cmd *c, char **in, const char *const *symfs,
 			break;
 		}
 	}
+	if (!status && c->same_groups)
+		status = same_groups(s, in, n);
 	if (!status && pm_analysis__run_inputs(a, x, s, n, &rep, &failed, &err)) {
 		status = pm_cli_error(err.code == -PM_EUSAGE ? PM_EXIT_USAGE : PM_EXIT_INPUT,
 				      err.code == -PM_EUSAGE ? c->name : in[failed], &err);

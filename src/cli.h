@@ -82,6 +82,9 @@ struct pm_cmd {
 	 * or an exit status, its message printed. NULL: none. */
 	int (*shape)(struct pm_cmd *c, struct pm_report *rep, void *arg);
 	void *shape_arg;
+	/* A fleet's groups must have the same members in the same order
+	 * (report --group: a column per member, by position). */
+	bool same_groups;
 };
 
 #define PM_CMD_INIT(n) { .name = (n), .input = "perf.data", \

@@ -217,6 +217,7 @@ int cmd_report(int argc, const char **argv)
 	args_release(&args);
 	if (status >= 0)
 		return status;
+	c.same_groups = ho.group;
 	/* perf's: --sort's keys, then -F's (the rows sort on them in that
 	 * order, hotspot.h); dso,sym when neither names one */
 	if (sort && pm_hot_keys__parse(sort, ho.keys, &ho.nr_keys, &err))

@@ -60,6 +60,10 @@ struct pm_cg_opts {
 	bool threshold_set;
 	uint64_t print_limit;	/* flat/folded: at most this many chains; 0 all */
 	enum pm_cg_value value;
+	bool by_name;		/* a fleet's trees (several recordings):
+				   siblings of equal period ordered by
+				   what they print, not by each
+				   recording's DSO order and addresses */
 };
 
 /* perf's defaults: graph, 0.5, callee order, percentages. */
@@ -113,10 +117,21 @@ void pm_cg__add(struct pm_cg_node *root, const struct pm_cg_frame *frames,
 void pm_cg__finish(struct pm_cg_node *root, const struct pm_cg_opts *o,
 		   uint64_t total_period);
 
+/*
+ * A fleet's trees: src's paths added into dst, nodes matched by what
+ * they print (pm_cg_frame__shown_same); src is consumed (its nodes
+ * dst does not have move into it). Both unfinished; either may be NULL.
+ * Returns the merged tree (dst, or src when dst is NULL).
+ */
+struct pm_cg_node *pm_cg__merge(struct pm_cg_node *dst, struct pm_cg_node *src);
+
 /* The frame perf shows for a call chain entry. */
 void pm_cg_frame__from_loc(struct pm_cg_frame *f, const struct pm_addr_loc *loc);
 /* Are two frames the same node (perf's "function" key)? */
 bool pm_cg_frame__same(const struct pm_cg_frame *a, const struct pm_cg_frame *b);
+/* Do two frames, maybe of two recordings, print the same: the DSO's
+ * short name and the symbol's name (and inlined mark), or the address? */
+bool pm_cg_frame__shown_same(const struct pm_cg_frame *a, const struct pm_cg_frame *b);
 
 /*
  * The paths of one sample, for rows found by the caller: chain is the

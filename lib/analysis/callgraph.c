@@ -174,10 +174,23 @@ static int cmp_u64(uint64_t a, uint64_t b)
 }
 
 /*
+ * Two frames' DSOs in perf's key order (none the least): by the order
+ * they were met, perf comparing the addresses it allocated them at, in
+ * that order.
+ */
+static int cmp_dso(const struct pm_cg_frame *a, const struct pm_cg_frame *b)
+{
+	if (a->dso == b->dso)
+		return 0;
+	if (!a->dso || !b->dso)
+		return a->dso ? -1 : 1;
+	return -cmp_u64(pm_dso__seq(a->dso), pm_dso__seq(b->dso));
+}
+
+/*
  * perf's key order, the greater first (negative: a goes before b):
  * inlined frames by name, functions by DSO and start, any other pair by
- * DSO (none the least) and address. DSOs by the order they were met:
- * perf compares the addresses it allocated them at, in that order.
+ * DSO and address.
  */
 static int cmp_key(const struct pm_cg_frame *a, const struct pm_cg_frame *b)
 {
@@ -185,11 +198,8 @@ static int cmp_key(const struct pm_cg_frame *a, const struct pm_cg_frame *b)
 
 	if (a->sym && b->sym && (a->sym->inlined || b->sym->inlined))
 		return -strcmp(a->sym->name, b->sym->name);
-	if (a->dso != b->dso) {
-		if (!a->dso || !b->dso)
-			return a->dso ? -1 : 1;
-		return -cmp_u64(pm_dso__seq(a->dso), pm_dso__seq(b->dso));
-	}
+	if ((c = cmp_dso(a, b)))
+		return c;
 	if (a->sym && b->sym)
 		c = cmp_u64(a->sym->start, b->sym->start);
 	else
@@ -197,29 +207,57 @@ static int cmp_key(const struct pm_cg_frame *a, const struct pm_cg_frame *b)
 	return -c;
 }
 
-static int cmp_order(const struct pm_cg_node *x, const struct pm_cg_node *y)
+/*
+ * A fleet's key order (by_name): each recording met its DSOs in its own
+ * order and each build has its own addresses, so its siblings go by what
+ * they print, the greater first as perf's names: the DSO's short name
+ * (none the least), then the function's name (resolved before
+ * unresolved), then an unresolved frame's address. The tree does not
+ * depend on the order the recordings were given in.
+ */
+static int cmp_shown(const struct pm_cg_frame *a, const struct pm_cg_frame *b)
 {
-	int c = cmp_key(&x->frame, &y->frame);
+	int c;
+
+	if ((a->dso != NULL) != (b->dso != NULL))
+		return a->dso ? -1 : 1;
+	if (a->dso && a->dso != b->dso &&
+	    (c = strcmp(pm_dso__short_name(a->dso), pm_dso__short_name(b->dso))))
+		return -c;
+	if ((a->sym != NULL) != (b->sym != NULL))
+		return a->sym ? -1 : 1;
+	if (a->sym && (c = strcmp(a->sym->name, b->sym->name)))
+		return -c;
+	if (a->sym)
+		return (int)b->sym->inlined - (int)a->sym->inlined;
+	return -cmp_u64(a->ip, b->ip);
+}
+
+static int cmp_order(const struct pm_cg_node *x, const struct pm_cg_node *y,
+		     const struct pm_cg_opts *o)
+{
+	int c = o->by_name ? cmp_shown(&x->frame, &y->frame)
+			   : cmp_key(&x->frame, &y->frame);
 
 	return c ? c : cmp_u64(x->arrival, y->arrival);
 }
 
 /* Graph and fractal: by the period through them, most first. */
-static int cmp_period(const void *a, const void *b)
+static int cmp_period(const void *a, const void *b, void *o)
 {
 	const struct pm_cg_node *x = *(struct pm_cg_node *const *)a;
 	const struct pm_cg_node *y = *(struct pm_cg_node *const *)b;
 
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
-	return cmp_order(x, y);
+	return cmp_order(x, y, o);
 }
 
 /* Flat and folded: perf collects chains walking children in key order. */
-static int cmp_frames(const void *a, const void *b)
+static int cmp_frames(const void *a, const void *b, void *o)
 {
 	return cmp_order(*(struct pm_cg_node *const *)a,
-			 *(struct pm_cg_node *const *)b);
+			 *(struct pm_cg_node *const *)b, o);
 }
 
 /*
@@ -234,9 +272,9 @@ static void prune(struct pm_cg_node *n, const struct pm_cg_opts *o,
 	size_t keep = 0;
 
 	if (n->nr_all_kids > 1)		/* (a leaf's kids may be NULL) */
-		qsort(n->kids, n->nr_all_kids, sizeof(*n->kids),
-		      o->mode == PM_CG_FLAT || o->mode == PM_CG_FOLDED ?
-		      cmp_frames : cmp_period);
+		qsort_r(n->kids, n->nr_all_kids, sizeof(*n->kids),
+			o->mode == PM_CG_FLAT || o->mode == PM_CG_FOLDED ?
+			cmp_frames : cmp_period, (void *)o);
 	for (size_t i = 0; i < n->nr_all_kids; i++)
 		kids_period += n->kids[i]->period;
 	if (o->mode == PM_CG_FRACTAL)

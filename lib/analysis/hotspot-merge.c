@@ -6,7 +6,9 @@
  * expects are per function across hosts: entries that show the same
  * key cells (the same shared object name, the same symbol name, ...)
  * become one, their counts added. Two builds of one program resolve
- * each from its own binary; a function both have is one row.
+ * each from its own binary; a function both have is one row. Their
+ * call-graph trees merge the same way (pm_cg__merge: by what each node
+ * prints).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +59,9 @@ size_t hot_rows__coalesce(struct hot_entry **e, size_t n, size_t nr_slots,
 				e[k - 1]->st[s].period += e[i]->st[s].period;
 				e[k - 1]->st[s].acc += e[i]->st[s].acc;
 			}
-			free(e[i]);	/* no tree: -g takes one recording */
+			/* -g: the recordings' trees of the row become one */
+			e[k - 1]->tree = pm_cg__merge(e[k - 1]->tree, e[i]->tree);
+			free(e[i]);
 			continue;
 		}
 		e[k++] = e[i];

@@ -666,17 +666,17 @@ static int finish(void *x, struct pm_session *s, struct pm_report **out,
 	return ret;
 }
 
-/* A fleet's next recording: its own counter ids and times; -g's trees (of frames
- * by each session's symbols) do not add up across recordings. */
+/* A fleet's next recording: its own counter ids and times; -g's trees
+ * merge with the rows (hot_rows__coalesce), their siblings' DSOs in an
+ * order of names (each recording met its DSOs in its own order). */
 static int next_input(void *x, struct pm_session *s, struct pm_error *err)
 {
 	struct pm_hotspot *h = x;
 
 	(void)s;
-	if (h->opts.callgraph)
-		return pm_error__fmt(err, PM_EUSAGE,
-				     "-g takes one recording (a fleet's rows add up, their call graphs do not yet)");
+	(void)err;
 	h->fleet = true;
+	h->opts.cg.by_name = true;
 	hot_ids__reset(&h->ids);
 	hot_events__next(&h->evs);
 	/* --time percentages: of this recording's first to last sample */

@@ -74,3 +74,10 @@ expect "fleet-events: metrics refuses an event the first recording lacks" 2 \
 expect "fleet-events: metrics refuses a group of other members" 2 \
 	'^pmprof: g4\.data: records cpu-clock in a group of other members' \
 	"$PMPROF" metrics -i g1.data -i g4.data
+# report --group: a column per member, by position
+expect "fleet-events: report --group refuses a group of the same leader in another order" 2 \
+	'^pmprof: g2\.data: --group: its group of cpu-clock is {cpu-clock,minor-faults,page-faults}, g1\.data.s {cpu-clock,page-faults,minor-faults}' \
+	"$PMPROF" report --group -i g1.data -i g2.data
+"$PMPROF" report --group -i g1.data -i g3.data --format csv >g13.csv 2>g13.err
+check "fleet-events: report --group over groups of the same members: exit 0" \
+	test -s g13.csv

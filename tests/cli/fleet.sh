@@ -60,9 +60,6 @@ done
 "$PMPROF" report -i hosta.data -i hostb.data --time 0%-50% --format csv >ab.half.csv
 check "fleet: --time percentages are of each recording's own times" \
 	python3 "$tool" sums ab.half.csv hosta.half.csv hostb.half.csv
-"$PMPROF" record -q -g -e cpu-clock -o g.data -- "$TOP/$BUILD/bench/workload" -n 50 >/dev/null 2>&1
-expect "fleet: -g over several recordings is refused (no call graphs across them yet)" 1 \
-	'^pmprof: report: -g takes one recording' "$PMPROF" report -g -i g.data -i g.data
 mkdir fleet && cp hosta.data fleet/1.data && cp hostb.data fleet/2.data
 "$PMPROF" report -i fleet --format csv >dir.csv
 check_files_eq "fleet: report -i DIR (of *.data) is -i each" ab.csv dir.csv
