@@ -94,9 +94,10 @@ if have_perf; then
 	# two events: each interval a table per event, as perf saw them
 	perf record -q -T -e cpu-clock:u -e task-clock:u -o rep2.data -- "$WORKLOAD" >/dev/null 2>&1
 	perf script -F time,event,ip,sym,dso --ns -i rep2.data >rep2.script 2>/dev/null
+	perf evlist -i rep2.data >rep2.evlist 2>/dev/null
 	"$PMPROF" top --stdio -i rep2.data -d 0.25 >rep2.out 2>rep2.err
 	check "replay of two events: a table per event and interval, as perf script's times cut them" \
-		python3 "$TOOL" perf-events rep2.out rep2.script 0.25 workload
+		python3 "$TOOL" perf-events rep2.out rep2.script 0.25 workload rep2.evlist
 else
 	skip "top replay" "perf cannot record here"
 fi

@@ -15,10 +15,12 @@
       must hold exactly the samples perf puts at t0 + k*SECONDS <= t <
       t0 + (k+1)*SECONDS (t0 the first sample's time), in all and per
       symbol of the DSO (a file name).
-  top_tables.py perf-events OUT SCRIPT SECONDS DSO
+  top_tables.py perf-events OUT SCRIPT SECONDS DSO EVLIST
       as perf, for a recording of several events (SCRIPT with -F
-      time,event,ip,sym,dso): each interval is one table per event, in
-      the recording's order ("event E of N" on each line), each holding
+      time,event,ip,sym,dso; EVLIST: perf evlist's output, the
+      recording's order, which the first samples need not follow): each
+      interval is one table per event, in the recording's order ("event E
+      of N" on each line), each holding
       exactly that event's samples of the interval, in all and per symbol;
       the "in all" count is every event's.
   top_tables.py metrics OUT [--software]
@@ -148,10 +150,11 @@ def perf(path, script, seconds, dso):
     print("%d intervals, %d symbol rows as perf has them" % (len(bs), checked))
 
 
-def perf_events(path, script, seconds, dso):
+def perf_events(path, script, seconds, dso, evlist):
     d = int(round(float(seconds) * 1e9))
     want = {}   # (interval, event) -> [count, {sym: n}]
-    events = []
+    events = [line.strip() for line in open(evlist) if line.strip()
+              and not line.startswith("#")]
     t0 = None
     total = {}  # interval -> samples of every event
     for line in open(script, encoding="utf-8", errors="replace"):
@@ -160,7 +163,7 @@ def perf_events(path, script, seconds, dso):
             continue
         t, ev = to_ns(f[0]), f[1].rstrip(":")
         if ev not in events:
-            events.append(ev)
+            fail("perf script shows event %s, which perf evlist does not list" % ev)
         if t0 is None:
             t0 = t
         k = (t - t0) // d
@@ -248,7 +251,7 @@ if __name__ == "__main__":
         tables(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
     elif len(sys.argv) == 6 and sys.argv[1] == "perf":
         perf(*sys.argv[2:])
-    elif len(sys.argv) == 6 and sys.argv[1] == "perf-events":
+    elif len(sys.argv) == 7 and sys.argv[1] == "perf-events":
         perf_events(*sys.argv[2:])
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "metrics":
         metrics(sys.argv[2], sys.argv[3:] == ["--software"])
