@@ -19,8 +19,8 @@ apart, from the same recording).
         every location in BINARY's mappings has the line addr2line gives
         its file address
 
-Frames pprof cannot name ("<unknown>", or "[libc.so.6]": the object's
-base name, for an address it has no function for) and pmprof's address
+Frames pprof cannot name ("<unknown>", or "[libc.so.6]" and "[[vdso]]":
+the object's base name, for an address it has no function for) and pmprof's address
 names are all "[unknown]". Exits 1 with the first differences.
 """
 import collections
@@ -31,7 +31,7 @@ import sys
 HEX = re.compile(r'^(0x)?[0-9a-f]{16}$')
 
 
-OBJECT = re.compile(r'^\[[^\]]+\]$')
+OBJECT = re.compile(r'^\[.+\]$')
 
 
 def frame(name):
