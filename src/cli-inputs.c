@@ -190,48 +190,57 @@ static void group_of(struct pm_reader *r, size_t e, struct pm_strbuf *sb)
 	}
 }
 
-/* report --group puts a group's members in columns by position: a
+/* The index of the event called name that leads its group in r, or -1. */
+static long leader_named(struct pm_reader *r, const char *name)
+{
+	for (size_t f = 0; f < pm_reader__nr_events(r); f++) {
+		const struct pm_event *o = pm_reader__event(r, f);
+
+		if ((size_t)o->leader_idx == f && o->name && !strcmp(o->name, name))
+			return (long)f;
+	}
+	return -1;
+}
+
+/*
+ * report --group puts a group's members in columns by position: a
  * recording whose group of a leader has other members, or another
- * order, than an earlier recording's would mix its columns. */
+ * order, than an earlier recording's would mix its columns. Each group
+ * is held against the first recording that has its leader (the ones
+ * between were held against the same).
+ */
 static int same_groups(struct pm_session **s, char **in, size_t n)
 {
-	for (size_t j = 1; j < n; j++) {
+	int status = 0;
+
+	for (size_t j = 1; j < n && !status; j++) {
 		struct pm_reader *rj = pm_session__reader(s[j]);
 
-		for (size_t e = 0; e < pm_reader__nr_events(rj); e++) {
+		for (size_t e = 0; e < pm_reader__nr_events(rj) && !status; e++) {
 			const struct pm_event *ev = pm_reader__event(rj, e);
-			struct pm_strbuf mine = PM_STRBUF_INIT;
-			int status = 0;
+			struct pm_strbuf mine = PM_STRBUF_INIT, theirs = PM_STRBUF_INIT;
+			size_t k = 0;
+			long f = -1;
 
 			if ((size_t)ev->leader_idx != e || !ev->name)
 				continue;
+			while (k < j && (f = leader_named(pm_session__reader(s[k]), ev->name)) < 0)
+				k++;
+			if (f < 0)
+				continue;
 			group_of(rj, e, &mine);
-			for (size_t k = 0; k < j && !status; k++) {
-				struct pm_reader *rk = pm_session__reader(s[k]);
-
-				for (size_t f = 0; f < pm_reader__nr_events(rk) && !status; f++) {
-					const struct pm_event *o = pm_reader__event(rk, f);
-					struct pm_strbuf theirs = PM_STRBUF_INIT;
-
-					if ((size_t)o->leader_idx != f || !o->name ||
-					    strcmp(o->name, ev->name))
-						continue;
-					group_of(rk, f, &theirs);
-					if (strcmp(pm_strbuf__str(&mine), pm_strbuf__str(&theirs)))
-						status = pm_cli_errorf(PM_EXIT_INPUT, in[j],
-							"--group: its group of %s is {%s}, %s's {%s}: "
-							"a fleet's groups need the same members in the same order",
-							ev->name, pm_strbuf__str(&mine), in[k],
-							pm_strbuf__str(&theirs));
-					pm_strbuf__release(&theirs);
-				}
-			}
+			group_of(pm_session__reader(s[k]), (size_t)f, &theirs);
+			if (strcmp(pm_strbuf__str(&mine), pm_strbuf__str(&theirs)))
+				status = pm_cli_errorf(PM_EXIT_INPUT, in[j],
+					"--group: its group of %s is {%s}, %s's {%s}: "
+					"a fleet's groups need the same members in the same order",
+					ev->name, pm_strbuf__str(&mine), in[k],
+					pm_strbuf__str(&theirs));
 			pm_strbuf__release(&mine);
-			if (status)
-				return status;
+			pm_strbuf__release(&theirs);
 		}
 	}
-	return 0;
+	return status;
 }
 
 static const char *host_of(struct pm_session *s, const char *input)
