@@ -51,7 +51,7 @@ import sys, collections
 n = collections.Counter()
 for line in sys.stdin:
     sym, c = line.split()
-    n["[plt]" if sym == "_init" else sym] += int(c)
+    n["[plt]" if sym == "_init" or sym.endswith("@plt") else sym] += int(c)
 for sym, c in n.items(): print(sym, c)' | sort >z-perf.txt
 "$PMPROF" report -i z.data --format json --sort sym 2>/dev/null | python3 -c '
 import json, sys, collections
