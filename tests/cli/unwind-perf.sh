@@ -9,7 +9,8 @@
 # period of every symbol that perf's own call chains (perf script) add up
 # to. With --inline, the program's own rows against perf's --inline
 # chains. The -g caller and callee trees are perf's (cg_tree.py), in text
-# and JSON. With perf's default 8 kB stack dump (python3's are cut), perf's
+# and JSON, with --inline too (perf's artifacts there normalized). With
+# perf's default 8 kB stack dump (python3's are cut), perf's
 # libunwind never reads a dump's last word: perf's reports are compared
 # on a copy with a padding word after each dump, on which perf's chains
 # are pmprof's on the original, and where perf's chains on the original
@@ -177,6 +178,40 @@ padded() {
 	fi
 }
 
+# inline_trees NAME: the same with --inline on both sides, perf's
+# artifacts there normalized as docs/pmprof-report.1 tells them
+# (tests/tools/perf_inline.py): perf's addr2line is asked each question
+# twice (tests/tools/addr2line_twice.py: binutils' first answer in a
+# function can name an inlined function after its host), names at one
+# address in a symbol table are one (ALIASES: the DSOs' tables), rows perf
+# splits are one.
+inline_trees() {
+	local d="$TMP/$1.data" cg="$TOP/tests/tools/cg_tree.py" g ch t id path f
+	local al="$TMP/$1.aliases" a2l="$TMP/a2l"
+	mkdir -p "$a2l" && ln -sf "$TOP/tests/tools/addr2line_twice.py" "$a2l/addr2line"
+	perf buildid-list -i "$d" 2>/dev/null | while read -r id path; do
+		f=/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
+		[ -f "$f" ] || f=$HOME/.debug/.build-id/${id:0:2}/${id:2}/debug
+		[ -f "$f" ] || f=$path
+		nm --defined-only "$f" 2>/dev/null | awk -v f="$f" 'NF == 3 { print f, $1, $3 }'
+	done >"$al"
+	for g in caller callee; do
+		for ch in --children --no-children; do
+			t="$TMP/$1.itree$g$ch"
+			PATH="$a2l:$PATH" perf report -i "$d" --stdio --inline --sort dso,sym $ch \
+				-g "graph,0.5,$g" >"$t.perf" 2>/dev/null &&
+				"$PMPROF" report -i "$d" --inline $ch -g "graph,0.5,$g" >"$t.pmprof" 2>/dev/null &&
+				"$PMPROF" report -i "$d" --inline $ch -g "graph,0.5,$g" --format json \
+					>"$t.json" 2>/dev/null ||
+				{ not_ok "$1: --inline -g $g $ch: a report failed"; continue; }
+			check "$1: --inline -g $g $ch: the trees are perf's" \
+				python3 "$cg" --perf-inline "$al" $g 0.5 "$t.perf" "$t.pmprof"
+			check "$1: --inline -g $g $ch: JSON's nested nodes are perf's trees" \
+				python3 "$cg" --perf-inline "$al" $g 0.5 --json "$t.perf" "$t.json"
+		done
+	done
+}
+
 # callers NAME SYMBOL: SYMBOL is a caller of (nearly) every sample.
 callers() {
 	if "$PMPROF" report -i "$TMP/$1.data" --children --format csv |
@@ -192,6 +227,7 @@ if rec single perf --call-graph dwarf -- "$prog" single; then
 	ucheck single
 	rows single
 	trees single
+	inline_trees single
 	counts single report-prog
 	padded single
 fi
@@ -199,6 +235,7 @@ rec threads perf --call-graph dwarf -- "$prog" threads && {
 	ucheck threads
 	rows threads
 	trees threads
+	inline_trees threads
 	counts threads
 	padded threads
 	# the threads' own callers, unwound on the threads' stacks
@@ -215,6 +252,7 @@ rec cxx perf --call-graph dwarf -- "$TMP/unwind-cxx" 15 && {
 	ucheck cxx
 	rows cxx
 	trees cxx
+	inline_trees cxx
 	counts cxx
 }
 # python3 itself, not a wrapper script: its interpreter stacks are deeper

@@ -17,6 +17,10 @@
                                stricter: each row's tree the same in
                                order too (siblings, "[...]" remainder
                                lines where they are), chains in order
+    cg_tree.py --perf-inline ALIASES caller|callee LIMIT [--json] A.txt B
+                               A is perf's --inline report (-g graph,
+                               LIMIT, that order): its artifacts
+                               normalized first (tests/tools/perf_inline.py)
     cg_tree.py --text A.txt B.txt
                                strictest: each row's lines under it the
                                same, character for character (pipes,
@@ -60,6 +64,9 @@ class Node:
         self.kids = []
 
 
+SPLIT_ROWS = False	# --perf-inline: perf's rows of one name, kept apart
+
+
 def parse(path):
     """{row line: [Node]} for every row that has a graph."""
     rows, order = {}, []
@@ -74,6 +81,8 @@ def parse(path):
             # between them differ between perf and pmprof
             row = ('%s %s %s' % (m.group('pct'), m.group('dso'), m.group('sym'))
                    if m else ' '.join(line.split()))
+            if SPLIT_ROWS and row in rows:
+                row += '\0%d' % len(order)
             root = Node(None, None)
             rows[row] = root
             order.append(row)
@@ -253,6 +262,8 @@ def parse_json(path):
     for ev in doc.get('events', [doc]):
         for r in ev['rows']:
             key = '%s %s' % (r['dso'], r['symbol'])
+            if SPLIT_ROWS and key in rows:
+                key += '\0%d' % len(order)
             root = Node(None, None)
             rows[key] = root
             order.append(key)
@@ -344,7 +355,9 @@ def main(argv):
             print('no call graphs in %s' % argv[2])
             return 1
         return 1 if bad else 0
-    global VALUE
+    global VALUE, SPLIT_ROWS
+    if argv[1:2] == ['--perf-inline']:
+        return perf_inline(argv[2:])
     ordered = argv[1:2] == ['--ordered']
     if ordered:
         argv = argv[:1] + argv[2:]
@@ -411,6 +424,34 @@ def main(argv):
                 print('   only in %s: %s %s' % (argv[2], v, ' > '.join(p)))
     if not a:
         print('no rows with call graphs in %s' % argv[1])
+        return 1
+    return 1 if bad else 0
+
+
+def perf_inline(argv):
+    """--perf-inline ALIASES caller|callee LIMIT [--json] A B: perf's
+    --inline report A against pmprof's B (text or JSON), perf's
+    artifacts normalized (perf_inline.py)."""
+    global SPLIT_ROWS
+    import perf_inline as pi
+    aliases, callee, limit = argv[0], argv[1] == 'callee', float(argv[2])
+    argv = argv[3:]
+    json_b = argv[:1] == ['--json']
+    if json_b:
+        argv = argv[1:]
+    SPLIT_ROWS = True
+    a, _ = parse(argv[0])
+    b, _ = parse_json(argv[1]) if json_b else parse(argv[1])
+    SPLIT_ROWS = False
+    for rows in (a, b):
+        for r in [r for r in rows if r.split('\0')[0].endswith(' ' + PERF_CUT)]:
+            del rows[r]
+    canon = pi.load_aliases(aliases, pi.names(a, paths), pi.names(b, paths, not json_b))
+    bad = pi.compare(a, b, canon, paths, argv[0], argv[1], callee, limit, not json_b)
+    for line in bad[:40]:
+        print(line)
+    if not a:
+        print('no rows with call graphs in %s' % argv[0])
         return 1
     return 1 if bad else 0
 
