@@ -61,6 +61,7 @@ man-db                   test     -         man page checks
 groff-base               test     -         man page checks
 python3                  test     -         perf script -s benchmark
 valgrind                 test     -         leak checks of the error exits of record
+libc6-dbg                test     -         the libc symbol table and DWARF of the --inline checks (valgrind pulls it in too)
 golang-go                test     -         go tool pprof reads --format pprof
 chromium                 test     -         headless: the flame graph of --format html
 tmux                     test     -         pmprof top driven on a terminal
