@@ -36,9 +36,13 @@ order children are printed in; --ordered compares them as nested lists
 (each branch's value, its frames and its branches in the order printed),
 and a difference shows as the first path where the two part.
 """
+import os
 import re
 import signal
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from perf_names import is_perf_cut_frame  # noqa: E402
 
 ROW = re.compile(r'^\s+-?[0-9.]+%')
 ROW_KEY = re.compile(r'^\s*(?P<pct>-?[0-9.]+%).*?(?P<dso>\S+)\s+(?P<sym>\[.\] .*)$')
@@ -46,9 +50,6 @@ BRANCH = re.compile(r'^(?P<pre>[ |]*?)(?P<mark>[ |])--(?P<val>[0-9][0-9.e+]*%?)-
 SINGLE = re.compile(r'^(?P<pre> *)---(?P<name>.*)$')
 CONT = re.compile(r'^(?P<pre>[ |]*)(?P<name>[^ |].*)$')
 STEP = 11
-# perf's libunwind ends a stack it could not unwind to its end with a
-# made-up entry at address -1: no frame of the program's
-PERF_CUT = '0xffffffffffffffff'
 
 
 class Node:
@@ -127,7 +128,7 @@ def paths(node, prefix=(), value=None):
         p = prefix
         v = k.value if k.value is not None else value
         for f in k.frames:
-            if f == PERF_CUT:
+            if is_perf_cut_frame(f):
                 continue
             p = p + (frame(f),)
             out.add((p, v))
@@ -140,7 +141,7 @@ def nested(node):
     perf's made-up cut frame left out."""
     out = []
     for k in node.kids:
-        frames = tuple(frame(f) for f in k.frames if f != PERF_CUT)
+        frames = tuple(frame(f) for f in k.frames if not is_perf_cut_frame(f))
         out.append((k.value, frames, nested(k)))
     return out
 
@@ -326,7 +327,8 @@ def main(argv):
         a, order_a = parse(argv[1])
         b, order_b = parse(argv[2])
     for rows in (a, b):
-        for r in [r for r in rows if r.endswith(' ' + PERF_CUT)]:
+        # perf's made-up row of a cut stack, at either level
+        for r in [r for r in rows if is_perf_cut_frame(r.split()[-1])]:
             del rows[r]
     bad = 0
     if sorted(a) != sorted(b):
