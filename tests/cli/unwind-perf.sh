@@ -41,29 +41,8 @@ rec() {	# rec NAME RECORDER ARGS...: RECORDER perf or pmprof
 	}
 }
 
-# rows NAME: pmprof report --children rows equal perf's, row for row.
-rows() {
-	local d="$TMP/$1.data"
-	perf report -i "$d" --stdio -q --children --no-inline --sort dso,sym -g none \
-		--percent-limit 0 2>/dev/null |
-		sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' | grep . |
-		# perf's made-up entry at -1 that ends a stack it could not
-		# unwind to its end: no frame, pmprof shows none
-		grep -vF '|[unknown]|[k] 0xffffffffffffffff' | sort >"$TMP/$1.perf"
-	"$PMPROF" report -i "$d" --children --format csv 2>"$TMP/$1.pmerr" |
-		python3 -c '
-import csv, sys
-for r in csv.DictReader(sys.stdin):
-    print("%.2f%%|%.2f%%|%s|%s" % (float(r["Children"]), float(r["Self"]),
-                                   r["Shared Object"], r["Symbol"]))' |
-		sort >"$TMP/$1.pmprof"
-	if [ "$(wc -l <"$TMP/$1.perf")" -lt 5 ]; then
-		not_ok "$1: perf report gave no rows"
-		return
-	fi
-	check_files_eq "$1: --children rows equal perf report --children" \
-		"$TMP/$1.perf" "$TMP/$1.pmprof"
-}
+# rows NAME: pmprof report --children rows equal perf's (lib.sh)
+rows() { children_as_perf "$1" "$TMP/$1.data" --no-inline; }
 
 # counts NAME [DSO]: exact Children and Self against perf script's chains;
 # with DSO also --inline, that DSO's rows.
