@@ -34,35 +34,42 @@ from perf_names import is_perf_cut, plt_pooled  # noqa: E402
 ROW = re.compile(r'^\s*(\d+\.\d+)%\s+(\d+)\s+(\d+)\s+(.*?)\s+(\[.\] .*?)\s*$')
 
 
-def perf_rows(path):
-    rows = {}
+def perf_lines(path):
+    """The report's lines, but for comments and blank ones."""
     with open(path, encoding='utf-8', errors='replace') as f:
         for line in f:
-            if not line.strip() or line.startswith('#'):
-                continue
-            m = ROW.match(line)
-            if not m:
-                raise SystemExit('cannot parse perf line: %r' % line)
-            key = (m.group(4), m.group(5))
-            s, p = rows.get(key, (0, 0))
-            rows[key] = (s + int(m.group(2)), p + int(m.group(3)))
+            if line.strip() and not line.startswith('#'):
+                yield line
+
+
+def perf_match(regex, line):
+    m = regex.match(line)
+    if not m:
+        raise SystemExit('cannot parse perf line: %r' % line)
+    return m
+
+
+def perf_rows(path):
+    rows = {}
+    for line in perf_lines(path):
+        m = perf_match(ROW, line)
+        key = (m.group(4), m.group(5))
+        s, p = rows.get(key, (0, 0))
+        rows[key] = (s + int(m.group(2)), p + int(m.group(3)))
     return rows
 
 
 def perf_rows_comm(path, comm):
     rows = {}
-    with open(path, encoding='utf-8', errors='replace') as f:
-        for line in f:
-            if not line.strip() or line.startswith('#'):
-                continue
-            fields = [x.strip() for x in line.rstrip('\n').split('|', 5)]
-            if len(fields) != 6:
-                raise SystemExit('cannot parse perf line: %r' % line)
-            if fields[3] != comm:
-                continue
-            key = (fields[4], fields[5])
-            s, p = rows.get(key, (0, 0))
-            rows[key] = (s + int(fields[1]), p + int(fields[2]))
+    for line in perf_lines(path):
+        fields = [x.strip() for x in line.rstrip('\n').split('|', 5)]
+        if len(fields) != 6:
+            raise SystemExit('cannot parse perf line: %r' % line)
+        if fields[3] != comm:
+            continue
+        key = (fields[4], fields[5])
+        s, p = rows.get(key, (0, 0))
+        rows[key] = (s + int(fields[1]), p + int(fields[2]))
     return rows
 
 
@@ -94,16 +101,10 @@ def perf_children(path):
     """{(dso, sym): sorted [(children, self)]} of perf's --children text,
     its cut-stack row left out."""
     rows = {}
-    with open(path, encoding='utf-8', errors='replace') as f:
-        for line in f:
-            if not line.strip() or line.startswith('#'):
-                continue
-            m = CHILDREN_ROW.match(line)
-            if not m:
-                raise SystemExit('cannot parse perf line: %r' % line)
-            if not is_perf_cut(m.group(3), m.group(4)):
-                rows.setdefault((m.group(3), m.group(4)), []).append(
-                    (m.group(1), m.group(2)))
+    for line in perf_lines(path):
+        m = perf_match(CHILDREN_ROW, line)
+        if not is_perf_cut(m.group(3), m.group(4)):
+            rows.setdefault((m.group(3), m.group(4)), []).append((m.group(1), m.group(2)))
     return {k: sorted(v) for k, v in rows.items()}
 
 
