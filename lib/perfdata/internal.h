@@ -19,7 +19,7 @@ struct pm_source {
 	const uint8_t *map;	/* mapped or caller-owned bytes */
 	size_t map_size;
 	bool unmap;		/* munmap() map at close */
-	size_t populated;	/* map[0, populated) is faulted in */
+	size_t pop_lo, pop_hi;	/* map[pop_lo, pop_hi): the window last faulted in */
 
 	int fd;			/* stream input, -1 when mapped */
 	bool close_fd;

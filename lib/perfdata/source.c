@@ -71,18 +71,23 @@ static int fill(struct pm_source *s, size_t want, struct pm_error *err)
 /*
  * Fault a mapped file in ahead of the reader, a window at a time: one call
  * maps a window's pages where touching them one by one takes a page fault
- * each. Done only as the reader gets there, so `info` on a huge file
- * reads no data section. An older kernel refuses: faults will do.
+ * each. The window starts where the request does, not where the last one
+ * ended: the features at a file's end, read first, fault in those pages
+ * alone (not the whole data section before them), so `info` on a huge
+ * file maps next to none of it. An older kernel refuses: faults will do.
  */
-static void populate_ahead(struct pm_source *s, uint64_t end)
+static void populate_ahead(struct pm_source *s, uint64_t off, uint64_t end)
 {
 	enum { WINDOW = 16 << 20 };
 	uintptr_t base = (uintptr_t)s->map, start, stop;
 
-	start = (base + s->populated) & ~(uintptr_t)4095;
+	if (off < s->pop_hi && off >= s->pop_lo)
+		off = s->pop_hi;	/* the reader moving on: the next window */
+	start = (base + off) & ~(uintptr_t)4095;
 	stop = base + (end + WINDOW < s->map_size ? end + WINDOW : s->map_size);
 	(void)madvise((void *)start, stop - start, MADV_POPULATE_READ);
-	s->populated = stop - base;
+	s->pop_lo = start - base;
+	s->pop_hi = stop - base;
 }
 
 const uint8_t *pm_source__get(struct pm_source *s, uint64_t off, size_t len,
@@ -100,8 +105,9 @@ const uint8_t *pm_source__get(struct pm_source *s, uint64_t off, size_t len,
 		}
 		if (avail)
 			*avail = s->map_size - (size_t)off;
-		if (s->unmap && off + len > s->populated && off + len <= s->map_size)
-			populate_ahead(s, off + len);
+		if (s->unmap && off + len <= s->map_size &&
+		    (off < s->pop_lo || off + len > s->pop_hi))
+			populate_ahead(s, off, off + len);
 		if (len > s->map_size - off) {
 			pm_error__at(err, PM_ETRUNC, off,
 				     "file ends after %zu bytes, %zu needed",

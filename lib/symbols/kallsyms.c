@@ -57,15 +57,21 @@ static struct pm_symtab *module_tab(struct pm_kallsyms *ks, const char *name,
 	return m->funcs;
 }
 
-/* (no locale lookup: this runs for every character of 120k addresses) */
+/*
+ * Each character's hex digit value plus one, 0 for none: a load per
+ * character of 120k addresses where range tests took half the parse (and
+ * no locale lookup).
+ */
+static const uint8_t hex_digit1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 static int hexval(int c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;		/* ASCII upper to lower case */
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
+	return (int)hex_digit1[(unsigned char)c] - 1;
 }
 
 /* The kernel's section markers, kept apart from the tables. */
@@ -158,7 +164,10 @@ static int parse_owned(char *names, size_t len, const char *what,
 				       type == 'T' ? PM_BIND_GLOBAL :
 				       type == 't' ? PM_BIND_LOCAL :
 				       PM_BIND_WEAK, name);
-			if (!ms && name[0] == '_')
+			/* _text _stext _sinittext _einittext: a cheap test
+			 * first, as thousands of names start with '_' */
+			if (!ms && name[0] == '_' &&
+			    (name[1] == 't' || name[1] == 's' || name[1] == 'e'))
 				note_marker(ks, name, addr);
 			break;
 		}

@@ -9,8 +9,13 @@
 # period of every symbol that perf's own call chains (perf script) add up
 # to. With --inline, the program's own rows against perf's --inline
 # chains. The -g caller and callee trees are perf's (cg_tree.py), in text
-# and JSON. Frame-pointer recordings keep giving perf's numbers; a
-# recording without call chains says so.
+# and JSON. With perf's default 8 kB stack dump (python3's are cut), perf's
+# libunwind never reads a dump's last word: perf's reports are compared
+# on a copy with a padding word after each dump, on which perf's chains
+# are pmprof's on the original, and where perf's chains on the original
+# are shorter the cause is shown to be that word. Frame-pointer
+# recordings keep giving perf's numbers; a recording without call chains
+# says so.
 . "$(dirname "$0")/../lib.sh"
 
 have_perf || { skip unwind-perf "perf cannot record here"; exit 0; }
@@ -88,18 +93,23 @@ ucheck() {
 	fi
 }
 
-# trees NAME: the call-graph trees of -g caller and callee, with and
-# without --children, are perf's (the same paths with the same shares,
-# tests/tools/cg_tree.py), in text and in JSON's nested nodes.
+# trees NAME [LIMIT]: the call-graph trees of -g caller and callee, with
+# and without --children, are perf's (the same paths with the same
+# shares, tests/tools/cg_tree.py), in text and in JSON's nested nodes;
+# branches under LIMIT percent (default 0.5) left out. (Where perf ends a
+# stack at its made-up -1, that entry begins a caller-order branch of its
+# own beside the one it would be part of: cg_tree.py adds the two
+# branches' shares, and branches perf leaves out for being small may not
+# be small once added: such recordings are compared at LIMIT 0.)
 trees() {
-	local d="$TMP/$1.data" cg="$TOP/tests/tools/cg_tree.py" g ch t
+	local d="$TMP/$1.data" cg="$TOP/tests/tools/cg_tree.py" g ch t lim=${2:-0.5}
 	for g in caller callee; do
 		for ch in --children --no-children; do
 			t="$TMP/$1.tree$g$ch"
 			perf report -i "$d" --stdio --no-inline --sort dso,sym $ch \
-				-g "graph,0.5,$g" >"$t.perf" 2>/dev/null &&
-				"$PMPROF" report -i "$d" $ch -g "graph,0.5,$g" >"$t.pmprof" 2>/dev/null &&
-				"$PMPROF" report -i "$d" $ch -g "graph,0.5,$g" --format json \
+				-g "graph,$lim,$g" >"$t.perf" 2>/dev/null &&
+				"$PMPROF" report -i "$d" $ch -g "graph,$lim,$g" >"$t.pmprof" 2>/dev/null &&
+				"$PMPROF" report -i "$d" $ch -g "graph,$lim,$g" --format json \
 					>"$t.json" 2>/dev/null ||
 				{ not_ok "$1: -g $g $ch: a report failed"; continue; }
 			check "$1: -g $g $ch: the trees are perf's" \
@@ -108,6 +118,44 @@ trees() {
 				python3 "$cg" --json "$t.perf" "$t.json"
 		done
 	done
+}
+
+# padded NAME: perf 6.1's libunwind never reads a stack dump's last word
+# (it takes an address for outside the dump when the word there ends at
+# the dump's end, not past it): where a return address sits there,
+# perf's chain stops (at its made-up -1 entry) a frame before pmprof's.
+# NAME-pad.data is NAME.data with a word of zeros after every sample's
+# dump (tests/tools/stack_dumps.py pad): perf then reads every byte the
+# sample carried, and its chains on the copy are pmprof's on NAME.data,
+# sample for sample. The padding is nothing to pmprof: its chains and
+# trees on the copy are the original's. On NAME.data itself, every chain
+# of perf's shorter than pmprof's is that off-by-one (stack_dumps.py
+# cut: a frame shorter, at the return address in the dump's last word).
+padded() {
+	local d="$TMP/$1.data" p="$TMP/$1-pad.data" f=tid,time,ip,sym,dso line
+	python3 "$TOP/tests/tools/stack_dumps.py" pad "$d" "$p" ||
+		{ not_ok "$1: cannot pad the stack dumps"; return 1; }
+	perf script -i "$d" -F $f --no-inline >"$TMP/$1.chains.perf" 2>/dev/null &&
+		perf script -i "$p" -F $f --no-inline 2>/dev/null |
+		grep -v '^[[:space:]]*ffffffffffffffff \[unknown\] (\[unknown\])$' >"$TMP/$1-pad.chains.perf" &&
+		"$PMPROF" script -i "$d" -F $f >"$TMP/$1.chains.pmprof" 2>/dev/null &&
+		"$PMPROF" script -i "$p" -F $f >"$TMP/$1-pad.chains.pmprof" 2>/dev/null ||
+		{ not_ok "$1: a script of the padded copy failed"; return 1; }
+	check_files_eq "$1: perf's chains on the padded copy are pmprof's on the original" \
+		"$TMP/$1-pad.chains.perf" "$TMP/$1.chains.pmprof"
+	check_files_eq "$1: pmprof's chains on the padded copy are the original's" \
+		"$TMP/$1.chains.pmprof" "$TMP/$1-pad.chains.pmprof"
+	"$PMPROF" report -i "$d" --children -g caller >"$TMP/$1.gtree" 2>&1
+	"$PMPROF" report -i "$p" --children -g caller >"$TMP/$1-pad.gtree" 2>&1
+	check_files_eq "$1: pmprof's -g caller report on the padded copy is the original's" \
+		"$TMP/$1.gtree" "$TMP/$1-pad.gtree"
+	if line=$(python3 "$TOP/tests/tools/stack_dumps.py" cut "$d" \
+		"$TMP/$1.chains.perf" "$TMP/$1.chains.pmprof" 2>&1); then
+		ok "$1: perf's shorter chains are its off-by-one: $line"
+	else
+		not_ok "$1: perf's shorter chains"
+		printf '%s\n' "$line" | head -20 | sed 's/^/# /'
+	fi
 }
 
 # callers NAME SYMBOL: SYMBOL is a caller of (nearly) every sample.
@@ -126,12 +174,14 @@ if rec single perf --call-graph dwarf -- "$prog" single; then
 	rows single
 	trees single
 	counts single report-prog
+	padded single
 fi
 rec threads perf --call-graph dwarf -- "$prog" threads && {
 	ucheck threads
 	rows threads
 	trees threads
 	counts threads
+	padded threads
 	# the threads' own callers, unwound on the threads' stacks
 	"$PMPROF" report -i "$TMP/threads.data" --children --format csv --sort sym >"$TMP/threads.csv"
 	if grep -q ',\[\.\] start_thread$' "$TMP/threads.csv" &&
@@ -148,25 +198,38 @@ rec cxx perf --call-graph dwarf -- "$TMP/unwind-cxx" 15 && {
 	trees cxx
 	counts cxx
 }
-# python3 itself, not a wrapper script; its interpreter stacks are deeper
-# than perf's default 8 kB dump, and perf's libunwind adds a made-up
-# [unknown] entry where a cut stack ends: dump them whole. It ends by
-# SIGKILL, for the reason report-prog ends by _exit (perf record then
-# exits 137 too).
+# python3 itself, not a wrapper script: its interpreter stacks are deeper
+# than the default 8 kB dump. It ends by SIGKILL, for the reason
+# report-prog ends by _exit (perf record then exits 137 too).
 py=/usr/bin/python3
 [ -x "$py" ] || py=$(command -v python3)
-rec python perf --call-graph dwarf,65528 -- "$py" -c '
+pyprog='
 import json, os, signal
 def fib(n): return n if n < 2 else fib(n - 1) + fib(n - 2)
 s = 0
 for i in range(25): s += fib(17) + len(json.dumps(list(range(3000))))
 os.kill(os.getpid(), signal.SIGKILL)'
-if [ -s "$TMP/python.data" ]; then
-	ucheck python
-	rows python
-	trees python
-	counts python
-fi
+# Its stacks dumped whole: no stack is cut, perf's chains are pmprof's.
+rec python-whole perf --call-graph dwarf,65528 -- "$py" -c "$pyprog" && {
+	ucheck python-whole
+	rows python-whole
+	trees python-whole
+	counts python-whole
+}
+# The default dump, by perf and by pmprof record: cut stacks, and on
+# them perf's off-by-one (padded above): the padded copy's reports are
+# perf's.
+for r in perf pmprof; do
+	name=python-$r
+	[ $r = perf ] || name=pm-python
+	rec $name $r --call-graph dwarf -- "$py" -c "$pyprog" && {
+		ucheck $name
+		padded $name
+		rows $name-pad
+		trees $name-pad 0
+		counts $name-pad
+	}
+done
 rec pm-single pmprof --call-graph dwarf -- "$prog" single && {
 	callers pm-single main
 	ucheck pm-single

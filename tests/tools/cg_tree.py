@@ -36,13 +36,14 @@ order children are printed in; --ordered compares them as nested lists
 (each branch's value, its frames and its branches in the order printed),
 and a difference shows as the first path where the two part.
 """
+import collections
 import os
 import re
 import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from perf_names import is_perf_cut_frame  # noqa: E402
+import perf_names  # noqa: E402
 
 ROW = re.compile(r'^\s+-?[0-9.]+%')
 ROW_KEY = re.compile(r'^\s*(?P<pct>-?[0-9.]+%).*?(?P<dso>\S+)\s+(?P<sym>\[.\] .*)$')
@@ -50,6 +51,9 @@ BRANCH = re.compile(r'^(?P<pre>[ |]*?)(?P<mark>[ |])--(?P<val>[0-9][0-9.e+]*%?)-
 SINGLE = re.compile(r'^(?P<pre> *)---(?P<name>.*)$')
 CONT = re.compile(r'^(?P<pre>[ |]*)(?P<name>[^ |].*)$')
 STEP = 11
+# perf's made-up entry at address -1 that ends a stack it could not
+# unwind to its end (perf_names.py), as a call-graph line names it
+PERF_CUT = '0x' + perf_names.PERF_CUT
 
 
 class Node:
@@ -122,18 +126,75 @@ def frame(name):
     return name
 
 
-def paths(node, prefix=(), value=None):
-    out = set()
+def walk(node, prefix, value, cut):
+    """(path, value, whether perf's cut frame began its branch) of every
+    node's every frame under node."""
+    out = []
     for k in node.kids:
-        p = prefix
+        p, c = prefix, cut or (k.frames[:1] == [PERF_CUT])
         v = k.value if k.value is not None else value
         for f in k.frames:
-            if is_perf_cut_frame(f):
+            if f == PERF_CUT:
                 continue
             p = p + (frame(f),)
-            out.add((p, v))
-        out |= paths(k, p, v)
+            out.append((p, v, c))
+        out += walk(k, p, v, c)
     return out
+
+
+def number(v):
+    return float(v[:-1]) if v.endswith('%') else int(v)
+
+
+def paths(node):
+    """A tree's (path, value) set. Where perf's made-up cut frame ends a
+    stack, it is the stack's outermost entry: in caller order it begins
+    a branch of its own beside the one the stack's frames would be on
+    without it. Left out, that branch's values add to the other's where
+    their paths meet: such a path's value is ('~', sum, parts) (a sum of
+    values each rounded)."""
+    got = walk(node, (), None, False)
+    out = set((p, v) for p, v, c in got if not c)
+    cut = collections.defaultdict(list)
+    for p, v, c in got:
+        if c:
+            cut[p].append(v)
+    if not cut:
+        return out
+    have = {p: v for p, v in out}
+    for p, vs in cut.items():
+        if p in have:
+            out.discard((p, have[p]))
+            vs = vs + [have[p]]
+        if len(vs) == 1 or None in vs:
+            out.add((p, vs[0]))
+        else:
+            out.add((p, ('~', sum(number(v) for v in vs), len(vs))))
+    return out
+
+
+def close(a, b):
+    """A summed value against a value shown: each of the parts and the
+    value shown rounded to the hundredth (percent) or exact."""
+    if isinstance(b, tuple):
+        a, b = b, a
+    if not isinstance(a, tuple) or b is None or isinstance(b, tuple):
+        return False
+    if not b.endswith('%'):
+        return a[1] == number(b)
+    return abs(a[1] - number(b)) <= 0.005 * (a[2] + 1) + 1e-9
+
+
+def differ(pa, pb):
+    """The (path, value) pairs of pa and of pb the other has not, a summed
+    value matching a close one on the same path."""
+    only_a, only_b = pa - pb, pb - pa
+    ob = {p: v for p, v in only_b}
+    for p, v in list(only_a):
+        if p in ob and close(v, ob[p]):
+            only_a.discard((p, v))
+            only_b.discard((p, ob[p]))
+    return only_a, only_b
 
 
 def nested(node):
@@ -141,7 +202,7 @@ def nested(node):
     perf's made-up cut frame left out."""
     out = []
     for k in node.kids:
-        frames = tuple(frame(f) for f in k.frames if not is_perf_cut_frame(f))
+        frames = tuple(frame(f) for f in k.frames if f != PERF_CUT)
         out.append((k.value, frames, nested(k)))
     return out
 
@@ -327,8 +388,7 @@ def main(argv):
         a, order_a = parse(argv[1])
         b, order_b = parse(argv[2])
     for rows in (a, b):
-        # perf's made-up row of a cut stack, at either level
-        for r in [r for r in rows if is_perf_cut_frame(r.split()[-1])]:
+        for r in [r for r in rows if r.endswith(' ' + PERF_CUT)]:
             del rows[r]
     bad = 0
     if sorted(a) != sorted(b):
@@ -345,13 +405,13 @@ def main(argv):
                 print('row %s: at %s:\n   %s: %s\n   %s: %s'
                       % (r, ' > '.join(d[0]), argv[1], d[1], argv[2], d[2]))
             continue
-        pa, pb = paths(a[r]), paths(b[r])
-        if pa != pb:
+        only_a, only_b = differ(paths(a[r]), paths(b[r]))
+        if only_a or only_b:
             bad += 1
             print('row %s:' % r)
-            for p, v in sorted(pa - pb, key=lambda x: x[0])[:10]:
+            for p, v in sorted(only_a, key=lambda x: x[0])[:10]:
                 print('   only in %s: %s %s' % (argv[1], v, ' > '.join(p)))
-            for p, v in sorted(pb - pa, key=lambda x: x[0])[:10]:
+            for p, v in sorted(only_b, key=lambda x: x[0])[:10]:
                 print('   only in %s: %s %s' % (argv[2], v, ' > '.join(p)))
     if not a:
         print('no rows with call graphs in %s' % argv[1])

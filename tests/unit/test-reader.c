@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <zstd.h>
 
@@ -1257,6 +1260,62 @@ static void test_read_group(void **state)
 	}
 }
 
+/*
+ * Opening a big mapped file reads its header and the features at its
+ * end: those pages are mapped, not the data section between them (the
+ * reader faults the file in a window at a time, from where it reads).
+ * Counted as the mapping's resident pages in /proc/self/smaps.
+ */
+static size_t mapped_kb(const char *path)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[4096];
+	size_t kb = 0, n;
+	bool in = false;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		const char *sp = strchr(line, ' ');
+
+		/* a mapping's first line starts "lo-hi ", a field "Name:" */
+		if (sp && !memchr(line, ':', (size_t)(sp - line)))
+			in = strstr(line, path) != NULL;
+		else if (in && sscanf(line, "Rss: %zu kB", &n) == 1)
+			kb += n;
+	}
+	fclose(f);
+	return kb;
+}
+
+static void test_open_maps_no_data(void **state)
+{
+	static const struct tattr a = { .type = 1, .sample_type = PM_SAMPLE_IP };
+	enum { DATA_MB = 64 };
+	char path[] = "/tmp/pmprof-reader-big-XXXXXX";
+	struct rawbuf d = { 0 }, b;
+	struct tfile f = { .attrs = &a, .nr_attrs = 1, .attr_bytes = 128,
+			   .data = &d, .hostname = "far" };
+	struct pm_reader *r = NULL;
+	struct pm_error err = { 0 };
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	rb_zeros(&d, (size_t)DATA_MB << 20);
+	b = build_file(&f);
+	assert_int_equal(write(fd, b.p, b.len), (ssize_t)b.len);
+	close(fd);
+	free(b.p);
+	free(d.p);
+	assert_int_equal(pm_reader__open(&r, path, NULL, &err), 0);
+	/* gone from /tmp whatever fails below; smaps names it "(deleted)" */
+	unlink(path);
+	assert_string_equal(pm_reader__features(r)->hostname, "far");
+	/* the first window (16 MB) and the features' pages, not 64 MB */
+	assert_in_range(mapped_kb(path), 0, 20 << 10);
+	pm_reader__delete(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1277,6 +1336,7 @@ int main(void)
 		cmocka_unit_test(test_not_perf_data),
 		cmocka_unit_test(test_read_records),
 		cmocka_unit_test(test_read_group),
+		cmocka_unit_test(test_open_maps_no_data),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
