@@ -22,7 +22,6 @@ command -v taskset >/dev/null || { skip dir-perf "needs taskset (util-linux)"; e
 perf record -q --threads -e cpu-clock -o "$TMP/probe.dir" true >/dev/null 2>&1 ||
 	{ skip dir-perf "this perf has no record --threads"; exit 0; }
 cd "$TMP" || exit 1
-cmp_report="$TOP/tests/tools/compare_report.py"
 cmp_dump="$TOP/tests/tools/compare_perf_dump.py"
 W="$TOP/$BUILD/bench/workload"
 work="taskset -c 0 '$W' -n 1500 & taskset -c 1 '$W' -n 1500 -f; wait"
@@ -32,16 +31,6 @@ rec() {	# rec NAME perf-record-args... (the workload: $work)
 	rm -rf "$name"
 	perf record -q -o "$name" "$@" -- sh -c "$work" >/dev/null 2>"$name.err" ||
 		{ not_ok "$name: perf record failed: $(tail -1 "$name.err")"; return 1; }
-}
-
-# same_report NAME PATH: pmprof report of PATH equals perf report of it
-same_report() {
-	perf report -i "$2" --stdio -q --sort dso,sym -F overhead,sample,period,dso,sym \
-		--percent-limit 0 -g none --no-children >"$1.perf" 2>/dev/null ||
-		{ not_ok "$1: perf report failed"; return; }
-	"$PMPROF" report -i "$2" --format csv >"$1.csv" 2>"$1.pmerr" ||
-		{ not_ok "$1: pmprof report failed: $(tail -1 "$1.pmerr")"; return; }
-	check "$1: pmprof report equals perf report" python3 "$cmp_report" "$1.perf" "$1.csv"
 }
 
 # in_order NAME PATH: pmprof dump's records, in order, equal perf report -D's
@@ -58,7 +47,7 @@ if rec plain --threads -e cpu-clock; then
 	n=0
 	for f in plain/data.*; do [ -s "$f" ] && n=$((n + 1)); done
 	if [ "$n" -ge 2 ]; then ok "plain: $n data files hold records"; else not_ok "plain: only $n data file with records"; fi
-	same_report plain plain
+	rows_as_perf plain plain
 	in_order plain plain
 	# merged, not concatenated: the dump switches between files
 	sw=$("$PMPROF" dump -i plain | sed -n 's/^0x[0-9a-f]*@\([^ ]*\) .*/\1/p; s/^0@\([^ ]*\) .*/\1/p' | uniq | wc -l)
@@ -158,7 +147,7 @@ fi
 # ---- a directory without DIR_FORMAT (perf record --kcore): DIR/data -----
 if perf record -q -e cpu-clock -o one.data -- sh -c "$work" >/dev/null 2>&1; then
 	mkdir kcore && cp one.data kcore/data
-	same_report kcore kcore
+	rows_as_perf kcore kcore
 	"$PMPROF" report -i one.data --format csv >one.csv
 	check_files_eq "kcore-style directory: report as of its DIR/data" one.csv kcore.csv
 	# the header facts pmprof reads from a directory are a file's
@@ -172,14 +161,14 @@ assert strip(a) == strip(b), (strip(a), strip(b))' a.json b.json
 fi
 
 # ---- call graphs, compression --------------------------------------------
-rec graph --threads -e cpu-clock -g && same_report graph graph && in_order graph graph
+rec graph --threads -e cpu-clock -g && rows_as_perf graph graph && in_order graph graph
 if rec zstd --threads -z -e cpu-clock; then
 	if "$PMPROF" dump -i zstd | grep -q ' COMPRESSED '; then
 		ok "zstd: records are compressed"
 	else
 		not_ok "zstd: no COMPRESSED record"
 	fi
-	same_report zstd zstd
+	rows_as_perf zstd zstd
 	in_order zstd zstd
 	PMPROF_DECODE_THREADS=0 "$PMPROF" dump --format json -i zstd >z.0
 	PMPROF_DECODE_THREADS=2 "$PMPROF" dump --format json -i zstd >z.2

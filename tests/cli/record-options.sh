@@ -40,27 +40,8 @@ if perf report -i z.data --header-only 2>/dev/null | grep -q "compressed : Zstd,
 else not_ok "-z: perf reads the COMPRESSED feature"; fi
 # the same report from the compressed file and a plain one of the same samples
 # perf's and pmprof's reports of the compressed file: the same symbols
-# with the same sample counts
-# (a sample in a PLT stub, now and then: pmprof names it callee@plt;
-# perf 6.1 may name it _init, the size-0 symbol before .plt whose end it
-# stretches over the stubs, depending on how its symbol tree is shaped:
-# one row of both, "[plt]", with their samples added)
-perf report -i z.data --stdio --sort sym -F sample,sym 2>/dev/null | grep -v '^#' |
-	awk 'NF >= 3 { print $NF, $1 }' | python3 -c '
-import sys, collections
-n = collections.Counter()
-for line in sys.stdin:
-    sym, c = line.split()
-    n["[plt]" if sym == "_init" or sym.endswith("@plt") else sym] += int(c)
-for sym, c in n.items(): print(sym, c)' | sort >z-perf.txt
-"$PMPROF" report -i z.data --format json --sort sym 2>/dev/null | python3 -c '
-import json, sys, collections
-n = collections.Counter()
-for r in json.load(sys.stdin)["events"][0]["rows"]:
-    sym = r["symbol"]
-    n["[plt]" if sym == "_init" or sym.endswith("@plt") else sym] += r["samples"]
-for sym, c in n.items(): print(sym, c)' | sort >z-pm.txt
-check_files_eq "-z: perf report and pmprof report agree symbol by symbol" z-perf.txt z-pm.txt
+# with the same samples and periods (lib.sh)
+rows_as_perf -z z.data
 # a small ring and a high level: many flushes, records split over COMPRESSED records
 "$PMPROF" record -N -z9 -m 8 -e cpu-clock -c 20000 -g -o z9.data -- "$WORKLOAD" -n 300 >/dev/null 2>z9.err
 both_read "-z9 -m 8: perf and pmprof see the same samples" z9.data z9.err

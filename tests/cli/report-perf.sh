@@ -19,24 +19,8 @@ rec() {	# rec NAME perf-record-args...
 		{ not_ok "$name: perf record failed: $(tail -1 "$TMP/$name.err")"; return 1; }
 }
 
-perf_rows() {	# perf_rows FILE OUT [options]
-	local f=$1 out=$2; shift 2
-	perf report -i "$f" --stdio -q --sort dso,sym \
-		-F overhead,sample,period,dso,sym --percent-limit 0 -g none --no-children \
-		"$@" >"$out" 2>/dev/null
-}
-
-# compare NAME [pmprof options]: same rows as perf report --sort dso,sym
-compare() {
-	local name=$1; shift
-	perf_rows "$TMP/$name.data" "$TMP/$name.perf" "$@" ||
-		{ not_ok "$name: perf report failed"; return; }
-	"$PMPROF" report -i "$TMP/$name.data" --format csv "$@" \
-		>"$TMP/$name.csv" 2>"$TMP/$name.pmerr" ||
-		{ not_ok "$name: pmprof report failed: $(tail -1 "$TMP/$name.pmerr")"; return; }
-	check "$name: rows equal perf report" \
-		python3 "$cmp_tool" "$TMP/$name.perf" "$TMP/$name.csv"
-}
+# compare NAME [options]: same rows as perf report --sort dso,sym (lib.sh)
+compare() { local name=$1; shift; rows_as_perf "$name" "$TMP/$name.data" "$@"; }
 
 # compare_syswide: in the system-wide recording, the rows of the program
 # this test ran (its binary, libc, ld.so, the kernel, as the one command
@@ -213,20 +197,7 @@ check_eq "unknown sort key is a usage error" 1 "$?"
 # with a stripped program, whose callers have no symbols (perf 6.1 rows a
 # symbol-less chain entry by its absolute address, the samples' own rows
 # by the relative one; libc without debug symbols does the same).
-children() {	# children NAME
-	perf report -i "$TMP/$1.data" --stdio -q --children --sort dso,sym -g none \
-		--percent-limit 0 2>/dev/null |
-		sed -E 's/^ +//; s/ +$//; s/ {2,}/|/g' | grep . | sort >"$TMP/$1.children.perf"
-	"$PMPROF" report -i "$TMP/$1.data" --children --format csv |
-		python3 -c '
-import csv, sys
-for r in csv.DictReader(sys.stdin):
-    print("%.2f%%|%.2f%%|%s|%s" % (float(r["Children"]), float(r["Self"]),
-                                   r["Shared Object"], r["Symbol"]))' |
-		sort >"$TMP/$1.children.pmprof"
-	check_files_eq "$1: --children equals perf report --children" \
-		"$TMP/$1.children.perf" "$TMP/$1.children.pmprof"
-}
+children() { children_as_perf "$1" "$TMP/$1.data"; }	# children NAME (lib.sh)
 children callgraph
 # (stripped at link time and without a build id, so that no tool finds
 # the symbols of the program above in perf's build-id cache)
@@ -234,7 +205,7 @@ gcc -O2 -fno-omit-frame-pointer -fPIE -pie -s -Wl,--build-id=none \
 	-o "$TMP/report-stripped" "$src" -lpthread &&
 	rec stripped -e cpu-clock -g -- "$TMP/report-stripped" single && {
 	children stripped
-	if grep -Eq '\|report-stripped\|\[\.\] 0x0000[1-9a-f]' "$TMP/stripped.children.perf"; then
+	if grep -Eq ' report-stripped +\[\.\] 0x0000[1-9a-f]' "$TMP/stripped.children.perf"; then
 		ok "stripped: perf shows its callers by absolute address"
 	else
 		not_ok "stripped: no absolute-address caller rows (the case is not made)"

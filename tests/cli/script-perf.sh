@@ -78,7 +78,10 @@ if [ "$(id -u)" = 0 ]; then
 	WORKLOAD="$TOP/$BUILD/bench/workload"
 	sh -c "exec '$WORKLOAD' -n 100000000 --until '$TMP/stop-early'" >/dev/null 2>&1 &
 	early=$!
-	sleep 0.3	# it runs before the recording: nothing asserts how long
+	# it runs the workload before the recording starts, exec'd (a sleep
+	# guessed at it; a loaded machine may not have run the exec by then)
+	wait_for runs_exe "$early" "$WORKLOAD" ||
+		not_ok "early: the workload never ran"
 	rec early -a -g -e cpu-clock -- sleep 0.5
 	touch "$TMP/stop-early"
 	wait "$early"

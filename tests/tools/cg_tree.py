@@ -41,9 +41,13 @@ order children are printed in; --ordered compares them as nested lists
 and a difference shows as the first path where the two part.
 """
 import collections
+import os
 import re
 import signal
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import perf_names  # noqa: E402
 
 ROW = re.compile(r'^\s+-?[0-9.]+%')
 ROW_KEY = re.compile(r'^\s*(?P<pct>-?[0-9.]+%).*?(?P<dso>\S+)\s+(?P<sym>\[.\] .*)$')
@@ -51,9 +55,9 @@ BRANCH = re.compile(r'^(?P<pre>[ |]*?)(?P<mark>[ |])--(?P<val>[0-9][0-9.e+]*%?)-
 SINGLE = re.compile(r'^(?P<pre> *)---(?P<name>.*)$')
 CONT = re.compile(r'^(?P<pre>[ |]*)(?P<name>[^ |].*)$')
 STEP = 11
-# perf's libunwind ends a stack it could not unwind to its end with a
-# made-up entry at address -1: no frame of the program's
-PERF_CUT = '0xffffffffffffffff'
+# perf's made-up entry at address -1 that ends a stack it could not
+# unwind to its end (perf_names.py), as a call-graph line names it
+PERF_CUT = '0x' + perf_names.PERF_CUT
 
 
 class Node:

@@ -11,48 +11,65 @@ With --comm, only the rows of that command count: both reports are then
 overhead,sample,period,comm,dso,sym (perf 6.1's own --comms filter
 mixes in rows of other commands).
 
-PLT stubs: perf 6.1 extends an unsized `_init` to the next symbol before
-it adds the callee@plt symbols, so the two overlap over .plt and which
-one perf names depends on the shape of its symbol tree (an executable's
-stubs usually come out as `_init`). pmprof names the stub. Within one
-DSO, `_init` and every `*@plt` row are therefore counted as one row,
-"_init/PLT"; report-perf's PLT test checks the stub names themselves."""
+usage: compare_report.py --children PERF_OUTPUT PMPROF_CSV
+
+With --children, the rows of `perf report --children --stdio -q --sort
+dso,sym -g none` (Children, Self, DSO, symbol) against `pmprof report
+--children --format csv`: the same rows with the same Children and Self
+percentages, to the hundredth. perf's made-up row for a cut stack
+(perf_names.py) is no row.
+
+PLT stubs: when the rows differ, within one DSO `_init` and every `*@plt`
+row are counted as one row, "_init/PLT" (perf_names.py says why). Pooled
+percentages are sums of rows each rounded to the hundredth: they agree
+to half a hundredth for each row added."""
 import csv
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from perf_names import is_perf_cut, plt_pooled  # noqa: E402
 
 ROW = re.compile(r'^\s*(\d+\.\d+)%\s+(\d+)\s+(\d+)\s+(.*?)\s+(\[.\] .*?)\s*$')
 
 
-def perf_rows(path):
-    rows = {}
+def perf_lines(path):
+    """The report's lines, but for comments and blank ones."""
     with open(path, encoding='utf-8', errors='replace') as f:
         for line in f:
-            if not line.strip() or line.startswith('#'):
-                continue
-            m = ROW.match(line)
-            if not m:
-                raise SystemExit('cannot parse perf line: %r' % line)
-            key = (m.group(4), m.group(5))
-            s, p = rows.get(key, (0, 0))
-            rows[key] = (s + int(m.group(2)), p + int(m.group(3)))
+            if line.strip() and not line.startswith('#'):
+                yield line
+
+
+def perf_match(regex, line):
+    m = regex.match(line)
+    if not m:
+        raise SystemExit('cannot parse perf line: %r' % line)
+    return m
+
+
+def perf_rows(path):
+    rows = {}
+    for line in perf_lines(path):
+        m = perf_match(ROW, line)
+        key = (m.group(4), m.group(5))
+        s, p = rows.get(key, (0, 0))
+        rows[key] = (s + int(m.group(2)), p + int(m.group(3)))
     return rows
 
 
 def perf_rows_comm(path, comm):
     rows = {}
-    with open(path, encoding='utf-8', errors='replace') as f:
-        for line in f:
-            if not line.strip() or line.startswith('#'):
-                continue
-            fields = [x.strip() for x in line.rstrip('\n').split('|', 5)]
-            if len(fields) != 6:
-                raise SystemExit('cannot parse perf line: %r' % line)
-            if fields[3] != comm:
-                continue
-            key = (fields[4], fields[5])
-            s, p = rows.get(key, (0, 0))
-            rows[key] = (s + int(fields[1]), p + int(fields[2]))
+    for line in perf_lines(path):
+        fields = [x.strip() for x in line.rstrip('\n').split('|', 5)]
+        if len(fields) != 6:
+            raise SystemExit('cannot parse perf line: %r' % line)
+        if fields[3] != comm:
+            continue
+        key = (fields[4], fields[5])
+        s, p = rows.get(key, (0, 0))
+        rows[key] = (s + int(fields[1]), p + int(fields[2]))
     return rows
 
 
@@ -68,21 +85,86 @@ def pmprof_rows(path, comm=None):
     return rows
 
 
-PLT_POOL = '[.] _init/PLT'
-
-
 def pool_plt(rows):
     pooled = {}
     for (dso, sym), (s, p) in rows.items():
-        if sym == '[.] _init' or sym.endswith('@plt'):
-            sym = PLT_POOL
-        ps, pp = pooled.get((dso, sym), (0, 0))
-        pooled[(dso, sym)] = (ps + s, pp + p)
+        key = (dso, plt_pooled(sym))
+        ps, pp = pooled.get(key, (0, 0))
+        pooled[key] = (ps + s, pp + p)
     return pooled
+
+
+CHILDREN_ROW = re.compile(r'^\s*(\d+\.\d+)%\s+(\d+\.\d+)%\s+(.*?)\s+(\[.\] .*?)\s*$')
+
+
+def perf_children(path):
+    """{(dso, sym): sorted [(children, self)]} of perf's --children text,
+    its cut-stack row left out."""
+    rows = {}
+    for line in perf_lines(path):
+        m = perf_match(CHILDREN_ROW, line)
+        if not is_perf_cut(m.group(3), m.group(4)):
+            rows.setdefault((m.group(3), m.group(4)), []).append((m.group(1), m.group(2)))
+    return {k: sorted(v) for k, v in rows.items()}
+
+
+def pmprof_children(path):
+    rows = {}
+    with open(path, encoding='utf-8', errors='replace') as f:
+        for r in csv.DictReader(f):
+            rows.setdefault((r['Shared Object'], r['Symbol']), []).append(
+                ('%.2f' % float(r['Children']), '%.2f' % float(r['Self'])))
+    return {k: sorted(v) for k, v in rows.items()}
+
+
+def pool_children(rows):
+    """The PLT rows of each DSO as one: (children, self, rows added)."""
+    pooled = {}
+    for (dso, sym), v in rows.items():
+        key = (dso, plt_pooled(sym))
+        if key[1] == sym:
+            pooled[key] = v
+            continue
+        c, s, n = pooled.get(key, (0.0, 0.0, 0))
+        pooled[key] = (c + sum(float(x[0]) for x in v),
+                       s + sum(float(x[1]) for x in v), n + len(v))
+    return pooled
+
+
+def children_same(w, g):
+    """The same rows; pooled ones (tuples) to their rounding: each row
+    added was rounded to the hundredth, half a hundredth either way."""
+    if not isinstance(w, tuple) or not isinstance(g, tuple):
+        return w == g
+    slack = 0.005 * (w[2] + g[2]) + 1e-9
+    return abs(w[0] - g[0]) <= slack and abs(w[1] - g[1]) <= slack
+
+
+def compare_children(perf_path, pmprof_path):
+    want, got = perf_children(perf_path), pmprof_children(pmprof_path)
+    if want != got:
+        want, got = pool_children(want), pool_children(got)
+    bad = 0
+    keys = set(want) | set(got)
+    for key in sorted(keys):
+        if not children_same(want.get(key), got.get(key)):
+            bad += 1
+            if bad <= 20:
+                print('%s %s: perf (children, self) %s, pmprof %s' %
+                      (key[0], key[1], want.get(key), got.get(key)))
+    if bad:
+        print('%d of %d rows differ' % (bad, len(keys)))
+        return 1
+    if len(want) < 5:
+        print('perf report gave %d rows' % len(want))
+        return 1
+    return 0
 
 
 def main():
     args = sys.argv[1:]
+    if len(args) == 3 and args[0] == '--children':
+        return compare_children(args[1], args[2])
     comm = None
     if len(args) == 4 and args[2] == '--comm':
         comm = args[3]

@@ -8,18 +8,30 @@ perf script prints each sample's frames (callee first, "ADDR SYMBOL" a
 line) and a blank line after it; without call chains (--flat) a line is
 a sample. Frames perf cannot name ("[unknown]")
 are named by their address in pmprof, so both sides call those
-"[unknown]". Exits 1, listing the first differences, unless every stack
-has the same count on both sides.
+"[unknown]". Where the stacks differ, PLT stubs and _init are one name
+(perf_names.py says why; folded frames name no DSO) and perf's made-up
+entry of a cut stack is no frame. Exits 1, listing the first
+differences, unless every stack has the same count on both sides.
 """
 import collections
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from perf_names import is_perf_cut_frame, plt_pooled  # noqa: E402
 
 HEX = re.compile(r'^(0x)?[0-9a-f]{16}$')
 
 
+# the second count, once the first found stacks that differ
+POOL = False
+
+
 def frame_name(name):
-    return '[unknown]' if HEX.match(name) else name
+    if HEX.match(name):
+        return '[unknown]'
+    return plt_pooled(name) if POOL else name
 
 
 def fold_perf(path, flat):
@@ -38,6 +50,8 @@ def fold_perf(path, flat):
                 flush()
                 continue
             addr, _, sym = line.partition(' ')
+            if is_perf_cut_frame(addr):
+                continue
             frames.append(frame_name(sym.strip() or '[unknown]'))
             if flat:
                 flush()
@@ -63,6 +77,11 @@ def main():
         args = args[1:]
     perf = fold_perf(args[0], flat)
     ours = read_folded(args[1])
+    if perf != ours:
+        global POOL
+        POOL = True
+        perf = fold_perf(args[0], flat)
+        ours = read_folded(args[1])
     if perf == ours:
         print(f'{len(perf)} stacks, {sum(perf.values())} samples equal')
         return 0

@@ -27,9 +27,13 @@ sample layout for all events, no PERF_SAMPLE_READ or BRANCH_STACK, a
 perf.data file (not a pipe), uncompressed records.
 """
 import collections
+import os
 import re
 import struct
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from perf_names import PERF_CUT  # noqa: E402
 
 RECORD_MMAP, RECORD_SAMPLE, RECORD_MMAP2 = 1, 9, 10
 RECORD_COMPRESSED = 81
@@ -38,7 +42,6 @@ IDENTIFIER, IP, TID, TIME, ADDR, READ, CALLCHAIN, ID, CPU, PERIOD = \
     1 << 16, 1 << 0, 1 << 1, 1 << 2, 1 << 3, 1 << 4, 1 << 5, 1 << 6, 1 << 7, 1 << 8
 STREAM_ID, RAW, BRANCH_STACK, REGS_USER, STACK_USER = \
     1 << 9, 1 << 10, 1 << 11, 1 << 12, 1 << 13
-PERF_CUT = 'ffffffffffffffff'
 PAD = 8
 
 
