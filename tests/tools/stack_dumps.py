@@ -114,7 +114,10 @@ def pad(src, dst):
         if typ == RECORD_SAMPLE:
             stack = rec.sample(pos)[3] - pos
             dump = u64(r, stack)
-            if dump:
+            # a dump the kernel copied nothing into (dyn_size 0: the
+            # stack page was not there) stays empty: a word there would
+            # be a stack the sample never had
+            if dump and u64(r, stack + 8 + dump):
                 if size + PAD > 0xffff:
                     die('%s: offset %d: no room for %d bytes more' % (src, pos, PAD))
                 # the padding goes where the dump's words end (dyn_size),
